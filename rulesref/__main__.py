@@ -1,0 +1,3 @@
+from rulesref.cli import main
+
+main()

@@ -1,0 +1,299 @@
+"""The command line: parse, call one library function, render what it returns.
+
+No rule logic lives here. Library errors (RulesrefError) become one ``Error:`` line and
+exit 2; anything unexpected becomes a short internal-error line and exit 3.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, Optional
+
+import typer
+
+from rulesref import __version__
+from rulesref.errors import RulesrefError
+
+
+class Exit(enum.IntEnum):
+    """Exit codes, the same for every command."""
+
+    OK = 0
+    """Done; every expectation held."""
+    FAILED = 1
+    """A scenario's expectation failed, or lint found problems."""
+    BAD_INPUT = 2
+    """A file, id or option could not be read."""
+    INTERNAL = 3
+    """A bug in rulesref."""
+
+
+app = typer.Typer(
+    help="A table-side rules assistant and referee that cites the printed page.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of text for people.")]
+GameOpt = Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game (id or alias; see `rulesref games`).")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"rulesref {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show a traceback on an internal error.")] = False,
+) -> None:
+    """A table-side rules assistant and referee that cites the printed page."""
+    _state["debug"] = debug
+
+
+_state: dict[str, Any] = {"debug": False}
+
+
+def _emit_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _games(game: str | None) -> list[Any]:
+    from rulesref.games import all_games, find_game
+
+    return [find_game(game)] if game else list(all_games())
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The rules question, as you would say it at the table.")],
+    game: GameOpt = None,
+    top: Annotated[int, typer.Option("--top", "-n", help="How many answers to list.")] = 5,
+    as_json: JsonFlag = False,
+) -> None:
+    """Find the clause that answers a rules question, with its printed page."""
+    from rulesref.lookup import ask as lookup
+
+    answer = lookup(question, game=game, top=top)
+    if as_json:
+        _emit_json(answer.to_json())
+    else:
+        from rulesref import render
+
+        render.answer(answer)
+
+
+@app.command()
+def show(
+    clause_id: Annotated[str, typer.Argument(metavar="ID", help="A clause id, e.g. move.walls.")],
+    game: GameOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Show one clause, its related clauses and the misreadings it corrects."""
+    from rulesref.library import find_clause
+
+    g, clause = find_clause(clause_id, game)
+    if as_json:
+        _emit_json(_clause_json(clause, g))
+    else:
+        from rulesref import render
+
+        render.clause(g, clause)
+
+
+def _clause_json(clause: Any, game: Any) -> dict[str, Any]:
+    return {
+        "id": clause.id,
+        "game": clause.game,
+        "title": clause.title,
+        "kind": clause.kind,
+        "text": clause.text,
+        "pages": list(clause.pages),
+        "page_note": clause.page_note,
+        "tags": list(clause.tags),
+        "see": [{"id": s, "title": game.clauses[s].title} for s in clause.see if s in game.clauses],
+        "misreadings": [{"claim": m.claim, "correction": m.correction} for m in clause.misreadings],
+    }
+
+
+@app.command()
+def page(
+    number: Annotated[int, typer.Argument(help="A printed rulebook page.")],
+    game: GameOpt = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """List every clause that cites a printed page."""
+    from rulesref.library import clauses_on_page
+
+    found = clauses_on_page(number, game)
+    if as_json:
+        _emit_json({"page": number, "game": game, "results": [_clause_json(c, g) for g, c in found]})
+    else:
+        from rulesref import render
+
+        render.page(number, found)
+
+
+@app.command()
+def games(as_json: JsonFlag = False) -> None:
+    """List the rulesets rulesref knows."""
+    from rulesref.games import all_games
+
+    found = list(all_games())
+    if as_json:
+        _emit_json(
+            [
+                {"id": g.id, "title": g.title, "aliases": list(g.aliases), "pages": list(g.pages),
+                 "clauses": len(g.clauses), "readings": len(g.readings)}
+                for g in found
+            ]
+        )
+    else:
+        from rulesref import render
+
+        render.games(found)
+
+
+@app.command()
+def myths(game: GameOpt = None, as_json: JsonFlag = False) -> None:
+    """List the common misreadings and the clause that corrects each."""
+    found = [(g, m) for g in _games(game) for m in g.misreadings]
+    if as_json:
+        _emit_json(
+            [
+                {"game": g.id, "claim": m.claim, "correction": m.correction, "clause": m.clause,
+                 "pages": list(g.clauses[m.clause].pages)}
+                for g, m in found
+            ]
+        )
+    else:
+        from rulesref import render
+
+        render.myths(found)
+
+
+@app.command()
+def readings(game: GameOpt = None, as_json: JsonFlag = False) -> None:
+    """List the named readings of questions the printed rules leave open."""
+    found = [r for g in _games(game) for r in g.readings.values()]
+    if as_json:
+        _emit_json(
+            [
+                {"id": r.id, "game": r.game, "question": r.question, "open": r.open,
+                 "clauses": list(r.clauses), "default": r.default, "why": r.why,
+                 "options": [{"id": o.id, "says": o.says} for o in r.options]}
+                for r in found
+            ]
+        )
+    else:
+        from rulesref import render
+
+        render.readings(found)
+
+
+@app.command()
+def lint(
+    scenarios: Annotated[
+        Optional[Path], typer.Option(help="Scenario folder used for the coverage checks (default: ./scenarios if present).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Check the rule corpus: schema, unique ids, pages, links, engine citations, coverage."""
+    from rulesref.lint import lint as run_lint
+
+    problems = run_lint(scenarios)
+    if as_json:
+        _emit_json({"ok": not problems, "problems": problems})
+    else:
+        for line in problems:
+            print(line)
+        if not problems:
+            print("lint: no problems")
+    if problems:
+        raise typer.Exit(Exit.FAILED)
+
+
+@app.command()
+def check(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
+    reading: Annotated[
+        Optional[list[str]], typer.Option("--reading", "-r", help="Choose a reading: ID=OPTION (repeatable).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Rule on described situations: the legal outcome, step by step, citing pages."""
+    from rulesref.readings import parse_override
+    from rulesref.referee import check_file, scenario_files
+
+    overrides = [parse_override(r) for r in reading or []]
+    rulings, errors = [], []
+    for path, problem in scenario_files(paths):
+        if problem is None:
+            try:
+                rulings.append(check_file(path, overrides))
+                continue
+            except RulesrefError as exc:
+                problem = exc
+        errors.append(problem)
+        if not as_json:
+            _error(problem)
+    if as_json:
+        _emit_json([r.to_json() for r in rulings])
+        for problem in errors:
+            _error(problem)
+    else:
+        from rulesref import render
+
+        render.rulings(rulings)
+    if errors:
+        raise typer.Exit(Exit.BAD_INPUT)
+    if any(r.expect is not None and not r.expect.ok for r in rulings):
+        raise typer.Exit(Exit.FAILED)
+
+
+def _error(exc: RulesrefError) -> None:
+    print(f"Error: {exc}", file=sys.stderr)
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the app on ``argv`` and return the exit code; every failure becomes a line."""
+    import click
+
+    try:
+        code = app(args=argv, standalone_mode=False, prog_name="rulesref")
+    except RulesrefError as exc:
+        _error(exc)
+        return Exit.BAD_INPUT
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        print("Aborted.", file=sys.stderr)
+        return Exit.FAILED
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the last line of defence: never a bare traceback
+        if _state["debug"] or "--debug" in (argv if argv is not None else sys.argv):
+            raise
+        print(
+            f"rulesref: internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in rulesref; run again with --debug for the traceback, and report it.",
+            file=sys.stderr,
+        )
+        return Exit.INTERNAL
+    return code if isinstance(code, int) else Exit.OK
+
+
+def main() -> NoReturn:
+    """Console-script entry point."""
+    sys.exit(run())

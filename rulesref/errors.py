@@ -1,0 +1,69 @@
+"""Errors a user can cause: malformed files, unknown names, unreadable situations.
+
+An *illegal* move is not an error: it is a Ruling with verdict ``illegal``. Everything
+here means "I could not read what you gave me", and the CLI turns it into one line
+and exit code 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class RulesrefError(ValueError):
+    """Bad input, named by where it is: file, line, column and field path."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        field: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.field = field
+        self.hint = hint
+
+    def where(self) -> str:
+        """``file:line:col`` as far as it is known."""
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def __str__(self) -> str:
+        text = f"{self.where()}: " if self.file else ""
+        if self.field:
+            text += f"{self.field}: "
+        text += self.message
+        if self.hint:
+            text += f"; {self.hint}"
+        return text
+
+
+class CorpusError(RulesrefError):
+    """A rule file (rules/<game>/) that cannot be read or does not validate."""
+
+
+class ScenarioError(RulesrefError):
+    """A scenario file that cannot be read: bad YAML, unknown key, impossible situation."""
+
+
+class UnknownNameError(RulesrefError):
+    """A game, clause, reading or option id that does not exist."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A 'did you mean' hint for a near-miss name, or None."""
+    close = difflib.get_close_matches(str(word), sorted(set(choices)), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None

@@ -1,0 +1,104 @@
+"""`rulesref lint`: everything that can be wrong in a rule pack, one line per problem.
+
+Malformed files raise CorpusError (exit 2) as they load. What is listed here is a pack
+that loads but cannot be trusted: duplicate ids, links and pages that do not resolve,
+engine citations of clauses that do not exist, and clauses no scenario exercises.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from pathlib import Path
+
+from rulesref.corpus import CLAUSE_ID, Game
+from rulesref.errors import RulesrefError
+from rulesref.games import all_games
+
+CITING = {"rule": 0, "undetermined": 0}
+"""Trail methods whose first argument is a clause id."""
+READING = {"choice": 0, "interpret": 0}
+"""Trail methods whose first argument is a reading id."""
+
+
+def lint(scenarios: Path | None = None) -> list[str]:
+    """Every problem found, as ``where: what`` lines; an empty list means a clean corpus."""
+    problems: list[str] = []
+    games = all_games()
+    for game in games:
+        problems += game.problems
+        problems += engine_citations(game)
+    folder = scenarios if scenarios is not None else Path("scenarios")
+    if folder.is_dir():
+        for game in games:
+            problems += coverage(game, folder / game.id)
+    elif scenarios is not None:
+        problems.append(f"{scenarios}: scenario folder not found")
+    return problems
+
+
+def _engine_files(game: Game) -> list[Path]:
+    spec = importlib.util.find_spec("rulesref.games." + game.id.replace("-", "_"))
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return sorted(p for loc in spec.submodule_search_locations for p in Path(loc).rglob("*.py"))
+
+
+def engine_citations(game: Game) -> list[str]:
+    """Clause and reading ids written in the engine's code that do not resolve."""
+    topics = {cid.split(".")[0] for cid in game.clauses}
+    problems = []
+    for path in _engine_files(game):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        where = f"{path.parent.name}/{path.name}"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+                arg = node.args[0]
+                if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                    continue
+                if node.func.attr in CITING and arg.value not in game.clauses:
+                    problems.append(f"{where}:{node.lineno}: engine cites {arg.value!r}, which is not a clause of {game.id}")
+                if node.func.attr in READING and arg.value not in game.readings:
+                    problems.append(f"{where}:{node.lineno}: engine uses reading {arg.value!r}, which {game.id} does not define")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+                if CLAUSE_ID.match(text) and text.split(".")[0] in topics and text not in game.clauses:
+                    problems.append(f"{where}:{node.lineno}: {text!r} looks like a clause id of {game.id} but does not resolve")
+    return sorted(set(problems))
+
+
+def cited_by_engine(game: Game) -> set[str]:
+    """Clause ids the engine's code names."""
+    found = set()
+    for path in _engine_files(game):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in game.clauses:
+                found.add(node.value)
+    return found
+
+
+def coverage(game: Game, folder: Path) -> list[str]:
+    """Clauses that no scenario in ``folder`` cites (all of them when the pack asks for it)."""
+    from rulesref.referee import check_file, scenario_files
+
+    if not folder.is_dir():
+        return []
+    cited: set[str] = set()
+    problems = []
+    for path, error in scenario_files([folder]):
+        if error is not None:
+            problems.append(str(error))
+            continue
+        try:
+            ruling = check_file(path)
+        except RulesrefError as exc:
+            problems.append(str(exc))
+            continue
+        cited |= {s.clause for s in ruling.steps}
+        if ruling.expect is not None and not ruling.expect.ok:
+            problems.append(f"{path}: expectation failed: {'; '.join(ruling.expect.mismatches)}")
+    must = set(game.clauses) if game.coverage == "all" else cited_by_engine(game)
+    for cid in sorted(must - cited):
+        c = game.clauses[cid]
+        problems.append(f"{c.file}:{c.line}: {cid}: not cited by any scenario in {folder}")
+    return problems

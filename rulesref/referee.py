@@ -1,0 +1,215 @@
+"""Run a scenario through its game's engine and build the Ruling.
+
+The engine decides; the Trail records what it applied. Every step names a clause id
+and takes its pages from the clause, so a page is never typed twice. A question the
+cited pages leave open is either answered by a named reading (the step says so) or
+stops the ruling with verdict ``undetermined``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from rulesref.corpus import Game
+from rulesref.errors import RulesrefError, ScenarioError
+from rulesref.games import engine_for
+from rulesref.readings import choose
+from rulesref.ruling import Basis, Claim, Expectation, Ruling, Step, Verdict
+from rulesref.scenario import Scenario, read_scenario
+
+
+class EngineBug(RuntimeError):
+    """The engine did something the corpus cannot back (a citation that does not resolve)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an engine returns: the verdict, a one-line summary and the resulting state."""
+
+    verdict: Verdict
+    summary: str
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+class Undetermined(Exception):
+    """Raised by an engine (through the Trail) when the pages leave the question open."""
+
+    def __init__(self, clause: str, says: str, reading: str | None = None) -> None:
+        super().__init__(says)
+        self.clause, self.says, self.reading = clause, says, reading
+
+
+class Engine(Protocol):
+    """A game's referee. One per game package, exposed as ``ENGINE``."""
+
+    situation_keys: tuple[str, ...]
+    """Top-level scenario keys the game reads besides the envelope."""
+
+    def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
+        """Read the situation (raising ScenarioError on bad input) and rule on the action."""
+        ...
+
+
+class Trail:
+    """The ordered record of what the engine applied; the engine's only way to cite."""
+
+    def __init__(self, game: Game, choices: dict[str, str]) -> None:
+        self.game = game
+        self.choices = choices
+        self.steps: list[Step] = []
+        self.used: dict[str, str] = {}
+
+    def _pages(self, clause: str) -> tuple[int, ...]:
+        try:
+            return self.game.clauses[clause].pages
+        except KeyError:
+            raise EngineBug(f"engine cites unknown clause {clause!r} of {self.game.id}") from None
+
+    def rule(self, clause: str, says: str) -> None:
+        """Record a step the cited pages settle."""
+        self.steps.append(Step(says, clause, self._pages(clause), Basis.RULE))
+
+    def choice(self, reading: str) -> str:
+        """The option in force for a reading: chosen, else default, else Undetermined."""
+        r = self.game.readings.get(reading)
+        if r is None:
+            raise EngineBug(f"engine asks for unknown reading {reading!r} of {self.game.id}")
+        option = self.choices.get(reading, r.default)
+        if option is None:
+            names = ", ".join(o.id for o in r.options)
+            raise Undetermined(
+                r.open,
+                f"{r.question} The cited pages do not settle this and no reading was chosen "
+                f"(choose one with --reading {r.id}=OPTION; options: {names}).",
+                r.id,
+            )
+        return option
+
+    def interpret(self, reading: str, says: str, clause: str | None = None) -> str:
+        """Record a step resting on a reading; returns the option it used."""
+        option = self.choice(reading)
+        r = self.game.readings[reading]
+        cited = clause or (r.clauses[0] if r.clauses else r.open)
+        self.used[reading] = option
+        self.steps.append(Step(says, cited, self._pages(cited), Basis.READING, f"{reading}={option}"))
+        return option
+
+    def undetermined(self, clause: str, says: str) -> Undetermined:
+        """An Undetermined to raise: the question in ``clause`` is not settled."""
+        self._pages(clause)
+        return Undetermined(clause, says)
+
+
+def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
+    """Rule on one scenario. Raises RulesrefError when the situation cannot be read."""
+    game = scenario.game
+    engine = engine_for(game)
+    choices = {**scenario.readings, **choose(game, overrides)}
+    trail = Trail(game, choices)
+    try:
+        outcome = engine.referee(scenario, trail)
+    except Undetermined as open_question:
+        trail.steps.append(
+            Step(open_question.says, open_question.clause, trail._pages(open_question.clause), Basis.OPEN)
+        )
+        outcome = Outcome(Verdict.UNDETERMINED, open_question.says, {})
+    ruling = Ruling(
+        file=scenario.file,
+        game=game.id,
+        title=scenario.title,
+        verdict=outcome.verdict,
+        summary=outcome.summary,
+        steps=tuple(trail.steps),
+        state=outcome.state,
+        readings=dict(trail.used),
+        situation=scenario.doc.data,
+    )
+    expectation = compare(scenario.expect, ruling) if scenario.expect is not None else None
+    claims = tuple(_settle(who, says, ruling.verdict) for who, says in scenario.claims.items())
+    return Ruling(**{**ruling.__dict__, "expect": expectation, "claims": claims})
+
+
+def _settle(who: str, says: str, verdict: Verdict) -> Claim:
+    if says == verdict.value:
+        return Claim(who, says, True)
+    if verdict is Verdict.UNDETERMINED:
+        return Claim(who, says, None)  # the pages cannot uphold or reject it
+    return Claim(who, says, False)
+
+
+def compare(expect: dict[str, Any], ruling: Ruling) -> Expectation:
+    """Check a ruling against a scenario's ``expect`` block; every difference is listed."""
+    out: list[str] = []
+    if "verdict" in expect and expect["verdict"] != ruling.verdict.value:
+        out.append(f"verdict: expected {expect['verdict']}, got {ruling.verdict.value}")
+    missing = [p for p in expect.get("pages", []) if p not in ruling.pages]
+    if missing:
+        out.append(f"pages: expected {missing} among the cited pages {list(ruling.pages)}")
+    cited = {s.clause for s in ruling.steps}
+    for cid in expect.get("clauses", []):
+        if cid not in cited:
+            out.append(f"clauses: expected {cid} to be cited")
+    if "state" in expect:
+        out += _match(expect["state"], ruling.state, "state")
+    return Expectation(not out, tuple(out))
+
+
+def _match(want: Any, got: Any, where: str) -> list[str]:
+    """Partial match: mappings need only the expected keys; lists match item by item."""
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return [f"{where}: expected a mapping, got {got!r}"]
+        out = []
+        for key, value in want.items():
+            if key not in got:
+                out.append(f"{where}.{key}: expected {value!r}, but the state has no {key!r}")
+            else:
+                out += _match(value, got[key], f"{where}.{key}")
+        return out
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            return [f"{where}: expected {want!r}, got {got!r}"]
+        return [m for i, (w, g) in enumerate(zip(want, got)) for m in _match(w, g, f"{where}[{i}]")]
+    if want != got or isinstance(want, bool) != isinstance(got, bool):
+        return [f"{where}: expected {want!r}, got {got!r}"]
+    return []
+
+
+# --- files and folders -------------------------------------------------------------
+
+
+def scenario_files(paths: Iterable[Path]) -> Iterator[tuple[Path, RulesrefError | None]]:
+    """Each scenario file under the given paths (folders searched for *.yaml / *.yml, sorted).
+
+    A path that is missing, or a folder without scenarios, yields an error in its place,
+    so one bad argument does not hide the rulings for the others.
+    """
+    for path in paths:
+        if path.is_dir():
+            found = sorted(_walk(path))
+            if not found:
+                yield path, ScenarioError("no scenario files (*.yaml) in this folder", file=str(path))
+            for item in found:
+                yield item, None
+        elif path.exists():
+            yield path, None
+        else:
+            yield path, ScenarioError("no such file or folder", file=str(path))
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    # os.walk does not follow symlinked folders, so a symlink loop cannot trap it
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
+                yield Path(root) / name
+
+
+def check_file(path: Path, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
+    """Read and rule on one scenario file."""
+    return referee(read_scenario(path, display=str(path)), overrides)
