@@ -1,0 +1,33 @@
+"""Shared fixtures: run the real CLI entry point in-process and capture what it prints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """``cli("ask", "...")`` -> Result(code, out, err), through rulesref.cli.run."""
+    from rulesref.cli import run
+
+    monkeypatch.setenv("COLUMNS", "100")
+
+    def invoke(*args: str) -> Result:
+        capsys.readouterr()
+        code = run(list(args))
+        captured = capsys.readouterr()
+        return Result(int(code), captured.out, captured.err)
+
+    return invoke
