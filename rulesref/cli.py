@@ -265,24 +265,22 @@ def _error(exc: RulesrefError) -> None:
 
 def run(argv: list[str] | None = None) -> int:
     """Run the app on ``argv`` and return the exit code; every failure becomes a line."""
-    import click
-
     try:
         code = app(args=argv, standalone_mode=False, prog_name="rulesref")
     except RulesrefError as exc:
         _error(exc)
         return Exit.BAD_INPUT
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except click.exceptions.Abort:
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except typer.Abort:
         print("Aborted.", file=sys.stderr)
         return Exit.FAILED
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the last line of defence: never a bare traceback
+        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
+            exc.show()  # a usage error from typer's click: it prints its own message
+            return int(exc.exit_code)
         if _state["debug"] or "--debug" in (argv if argv is not None else sys.argv):
             raise
         print(
