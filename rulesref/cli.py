@@ -10,7 +10,7 @@ import enum
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -39,7 +39,9 @@ app = typer.Typer(
 )
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of text for people.")]
-GameOpt = Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game (id or alias; see `rulesref games`).")]
+GameOpt = Annotated[
+    str | None, typer.Option("--game", "-g", help="Only this game (id or alias; see `rulesref games`).")
+]
 
 
 def _version(value: bool) -> None:
@@ -151,8 +153,14 @@ def games(as_json: JsonFlag = False) -> None:
     if as_json:
         _emit_json(
             [
-                {"id": g.id, "title": g.title, "aliases": list(g.aliases), "pages": list(g.pages),
-                 "clauses": len(g.clauses), "readings": len(g.readings)}
+                {
+                    "id": g.id,
+                    "title": g.title,
+                    "aliases": list(g.aliases),
+                    "pages": list(g.pages),
+                    "clauses": len(g.clauses),
+                    "readings": len(g.readings),
+                }
                 for g in found
             ]
         )
@@ -169,8 +177,13 @@ def myths(game: GameOpt = None, as_json: JsonFlag = False) -> None:
     if as_json:
         _emit_json(
             [
-                {"game": g.id, "claim": m.claim, "correction": m.correction, "clause": m.clause,
-                 "pages": list(g.clauses[m.clause].pages)}
+                {
+                    "game": g.id,
+                    "claim": m.claim,
+                    "correction": m.correction,
+                    "clause": m.clause,
+                    "pages": list(g.clauses[m.clause].pages),
+                }
                 for g, m in found
             ]
         )
@@ -187,9 +200,16 @@ def readings(game: GameOpt = None, as_json: JsonFlag = False) -> None:
     if as_json:
         _emit_json(
             [
-                {"id": r.id, "game": r.game, "question": r.question, "open": r.open,
-                 "clauses": list(r.clauses), "default": r.default, "why": r.why,
-                 "options": [{"id": o.id, "says": o.says} for o in r.options]}
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "question": r.question,
+                    "open": r.open,
+                    "clauses": list(r.clauses),
+                    "default": r.default,
+                    "why": r.why,
+                    "options": [{"id": o.id, "says": o.says} for o in r.options],
+                }
                 for r in found
             ]
         )
@@ -202,7 +222,8 @@ def readings(game: GameOpt = None, as_json: JsonFlag = False) -> None:
 @app.command()
 def lint(
     scenarios: Annotated[
-        Optional[Path], typer.Option(help="Scenario folder used for the coverage checks (default: ./scenarios if present).")
+        Path | None,
+        typer.Option(help="Scenario folder used for the coverage checks (default: ./scenarios if present)."),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -225,7 +246,7 @@ def lint(
 def check(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
     reading: Annotated[
-        Optional[list[str]], typer.Option("--reading", "-r", help="Choose a reading: ID=OPTION (repeatable).")
+        list[str] | None, typer.Option("--reading", "-r", help="Choose a reading: ID=OPTION (repeatable).")
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -278,9 +299,10 @@ def run(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the last line of defence: never a bare traceback
-        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
-            exc.show()  # a usage error from typer's click: it prints its own message
-            return int(exc.exit_code)
+        show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(exit_code, int):
+            show()  # a usage error from typer's own click: it prints its own message
+            return exit_code
         if _state["debug"] or "--debug" in (argv if argv is not None else sys.argv):
             raise
         print(

@@ -169,7 +169,10 @@ class _Fields:
         for key in value:
             if key not in allowed:
                 raise doc.error(
-                    (*path, key), f"unknown key {key!r}", key=True, cls=CorpusError,
+                    (*path, key),
+                    f"unknown key {key!r}",
+                    key=True,
+                    cls=CorpusError,
                     hint=did_you_mean(str(key), allowed),
                 )
         for key, required in allowed.items():
@@ -223,13 +226,26 @@ def _kind(value: Any) -> str:
 
 
 _CLAUSE_KEYS = {
-    "id": True, "title": True, "text": True, "pages": True, "kind": False, "tags": False,
-    "asks": False, "see": False, "misreadings": False, "page_note": False,
+    "id": True,
+    "title": True,
+    "text": True,
+    "pages": True,
+    "kind": False,
+    "tags": False,
+    "asks": False,
+    "see": False,
+    "misreadings": False,
+    "page_note": False,
 }
 _GAME_KEYS = {"id": True, "title": True, "aliases": False, "pages": True, "sources": True, "coverage": False}
 _READING_KEYS = {
-    "id": True, "question": True, "open": True, "clauses": False, "options": True,
-    "default": False, "why": False,
+    "id": True,
+    "question": True,
+    "open": True,
+    "clauses": False,
+    "options": True,
+    "default": False,
+    "why": False,
 }
 
 
@@ -307,10 +323,19 @@ def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
             misreadings.append(Misreading(m.text("claim"), m.text("correction"), cid))
         out.append(
             Clause(
-                id=cid, game=game, title=f.text("title"), text=f.text("text"), pages=f.pages("pages"),
-                kind=kind, tags=f.words("tags"), asks=f.words("asks"), see=f.words("see"),
-                misreadings=tuple(misreadings), page_note=f.maybe_text("page_note"),
-                file=doc.file, line=f.line(),
+                id=cid,
+                game=game,
+                title=f.text("title"),
+                text=f.text("text"),
+                pages=f.pages("pages"),
+                kind=kind,
+                tags=f.words("tags"),
+                asks=f.words("asks"),
+                see=f.words("see"),
+                misreadings=tuple(misreadings),
+                page_note=f.maybe_text("page_note"),
+                file=doc.file,
+                line=f.line(),
             )
         )
     return out
@@ -342,11 +367,19 @@ def _read_readings(doc: Loaded, game: str) -> list[Reading]:
             options.append(Option(str(key), " ".join(says.split())))
         default = f.value.get("default")
         if default is not None and default not in options_raw:
-            raise f.fail("default", f"default {default!r} is not one of the options",)
+            raise f.fail(
+                "default",
+                f"default {default!r} is not one of the options",
+            )
         out.append(
             Reading(
-                id=f.text("id"), game=game, question=f.text("question"), open=f.text("open"),
-                clauses=f.words("clauses"), options=tuple(options), default=default,
+                id=f.text("id"),
+                game=game,
+                question=f.text("question"),
+                open=f.text("open"),
+                clauses=f.words("clauses"),
+                options=tuple(options),
+                default=default,
                 why=f.maybe_text("why"),
             )
         )

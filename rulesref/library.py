@@ -14,7 +14,9 @@ def find_clause(clause_id: str, game: str | None = None) -> tuple[Game, Clause]:
         if clause_id in g.clauses:
             return g, g.clauses[clause_id]
     ids = [cid for g in games for cid in g.clauses]
-    raise UnknownNameError(f"unknown clause {clause_id!r}", hint=did_you_mean(clause_id, ids) or "see `rulesref page N`")
+    raise UnknownNameError(
+        f"unknown clause {clause_id!r}", hint=did_you_mean(clause_id, ids) or "see `rulesref page N`"
+    )
 
 
 def clauses_on_page(number: int, game: str | None = None) -> list[tuple[Game, Clause]]:

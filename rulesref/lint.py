@@ -57,13 +57,19 @@ def engine_citations(game: Game) -> list[str]:
                 if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
                     continue
                 if node.func.attr in CITING and arg.value not in game.clauses:
-                    problems.append(f"{where}:{node.lineno}: engine cites {arg.value!r}, which is not a clause of {game.id}")
+                    problems.append(
+                        f"{where}:{node.lineno}: engine cites {arg.value!r}, which is not a clause of {game.id}"
+                    )
                 if node.func.attr in READING and arg.value not in game.readings:
-                    problems.append(f"{where}:{node.lineno}: engine uses reading {arg.value!r}, which {game.id} does not define")
+                    problems.append(
+                        f"{where}:{node.lineno}: engine uses reading {arg.value!r}, which {game.id} does not define"
+                    )
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
                 if CLAUSE_ID.match(text) and text.split(".")[0] in topics and text not in game.clauses:
-                    problems.append(f"{where}:{node.lineno}: {text!r} looks like a clause id of {game.id} but does not resolve")
+                    problems.append(
+                        f"{where}:{node.lineno}: {text!r} looks like a clause id of {game.id} but does not resolve"
+                    )
     return sorted(set(problems))
 
 

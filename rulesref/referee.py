@@ -173,7 +173,7 @@ def _match(want: Any, got: Any, where: str) -> list[str]:
     if isinstance(want, list):
         if not isinstance(got, list) or len(got) != len(want):
             return [f"{where}: expected {want!r}, got {got!r}"]
-        return [m for i, (w, g) in enumerate(zip(want, got)) for m in _match(w, g, f"{where}[{i}]")]
+        return [m for i, (w, g) in enumerate(zip(want, got, strict=True)) for m in _match(w, g, f"{where}[{i}]")]
     if want != got or isinstance(want, bool) != isinstance(got, bool):
         return [f"{where}: expected {want!r}, got {got!r}"]
     return []

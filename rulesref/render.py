@@ -102,8 +102,14 @@ def page(number: int, found: Sequence[tuple[Game, Clause]]) -> None:
 def games(found: Sequence[Game]) -> None:
     table = Table("id", "title", "aliases", "pages", "clauses", "readings")
     for g in found:
-        table.add_row(g.id, escape(g.title), ", ".join(g.aliases), f"{g.pages[0]}-{g.pages[1]}",
-                      str(len(g.clauses)), str(len(g.readings)))
+        table.add_row(
+            g.id,
+            escape(g.title),
+            ", ".join(g.aliases),
+            f"{g.pages[0]}-{g.pages[1]}",
+            str(len(g.clauses)),
+            str(len(g.readings)),
+        )
     console.print(table)
 
 
@@ -122,7 +128,9 @@ def readings(found: Sequence[Reading]) -> None:
             mark = " [green](default)[/]" if o.id == r.default else ""
             console.print(f"    {o.id}{mark}: {escape(o.says)}")
         if r.default is None:
-            console.print("    [yellow]no default: a ruling that hits this question is undetermined unless you choose[/]")
+            console.print(
+                "    [yellow]no default: a ruling that hits this question is undetermined unless you choose[/]"
+            )
 
 
 _VERDICT_STYLE = {Verdict.LEGAL: "bold green", Verdict.ILLEGAL: "bold red", Verdict.UNDETERMINED: "bold yellow"}
@@ -160,4 +168,12 @@ def ruling(r: Ruling) -> None:
             if r.expect.ok
             else Text("expect FAILED: " + "; ".join(r.expect.mismatches), style="bold red")
         )
-    console.print(Panel(Group(*parts), title=head, title_align="left", subtitle=f"{r.file} · {_pages(r.pages) if r.pages else ''}", subtitle_align="right"))
+    console.print(
+        Panel(
+            Group(*parts),
+            title=head,
+            title_align="left",
+            subtitle=f"{r.file} · {_pages(r.pages) if r.pages else ''}",
+            subtitle_align="right",
+        )
+    )

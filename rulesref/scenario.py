@@ -55,7 +55,9 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
         raise doc.error(("game",), exc.message, hint=exc.hint) from None
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
-        raise doc.error(("title",) if "title" in data else (), "a scenario needs a 'title': one line saying what is in question")
+        raise doc.error(
+            ("title",) if "title" in data else (), "a scenario needs a 'title': one line saying what is in question"
+        )
 
     readings: dict[str, str] = {}
     raw = data.get("readings") or {}
@@ -74,7 +76,9 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
             raise doc.error(("expect",), f"expected a mapping with some of: {', '.join(EXPECT_KEYS)}")
         for key in expect:
             if key not in EXPECT_KEYS:
-                raise doc.error(("expect", key), f"unknown key {key!r}", key=True, hint=did_you_mean(str(key), EXPECT_KEYS))
+                raise doc.error(
+                    ("expect", key), f"unknown key {key!r}", key=True, hint=did_you_mean(str(key), EXPECT_KEYS)
+                )
         if "verdict" in expect and expect["verdict"] not in VERDICTS:
             raise doc.error(("expect", "verdict"), f"verdict must be one of {', '.join(VERDICTS)}")
         pages = expect.get("pages", [])
@@ -85,7 +89,9 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
             raise doc.error(("expect", "clauses"), "expected a list of clause ids")
         for i, cid in enumerate(clauses):
             if cid not in game.clauses:
-                raise doc.error(("expect", "clauses", i), f"unknown clause {cid!r}", hint=did_you_mean(str(cid), game.clauses))
+                raise doc.error(
+                    ("expect", "clauses", i), f"unknown clause {cid!r}", hint=did_you_mean(str(cid), game.clauses)
+                )
         if "state" in expect and not isinstance(expect["state"], dict):
             raise doc.error(("expect", "state"), "expected a mapping (a partial resulting state)")
 

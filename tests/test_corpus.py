@@ -56,26 +56,53 @@ def test_toy_pack_loads_and_lints_clean(pack: Path, cli) -> None:
 
 
 BAD = [
-    ("moves.yaml", "- id: move.walls\n  title: x\n  text: y\n  pages: [2]\n  colour: red\n",
-     "rules/toy/moves.yaml:5:3: [0].colour: unknown key 'colour'"),
-    ("moves.yaml", "- id: move.walls\n  title: x\n  text: y\n",
-     "rules/toy/moves.yaml:1:3: [0]: missing required key 'pages'"),
-    ("moves.yaml", "- id: move.walls\n  title: x\n  text: ''\n  pages: [2]\n",
-     "rules/toy/moves.yaml:3:9: [0].text: expected non-empty text, got text"),
-    ("moves.yaml", "- id: move.walls\n  title: x\n  text: y\n  pages: [two]\n",
-     "rules/toy/moves.yaml:4:11: [0].pages[0]: expected a page number, got 'two'"),
-    ("moves.yaml", "- id: Move Walls\n  title: x\n  text: y\n  pages: [2]\n",
-     "rules/toy/moves.yaml:1:7: [0].id: clause id 'Move Walls' is not of the form topic.name"),
-    ("moves.yaml", "- id: move.walls\n  title: x\n  title: z\n  text: y\n  pages: [2]\n",
-     "rules/toy/moves.yaml:3:3: [0].title: duplicate key 'title'"),
-    ("moves.yaml", "- id: move.walls\n\ttitle: x\n",
-     "rules/toy/moves.yaml:2:1: not valid YAML: a tab is used for indentation; YAML needs spaces"),
+    (
+        "moves.yaml",
+        "- id: move.walls\n  title: x\n  text: y\n  pages: [2]\n  colour: red\n",
+        "rules/toy/moves.yaml:5:3: [0].colour: unknown key 'colour'",
+    ),
+    (
+        "moves.yaml",
+        "- id: move.walls\n  title: x\n  text: y\n",
+        "rules/toy/moves.yaml:1:3: [0]: missing required key 'pages'",
+    ),
+    (
+        "moves.yaml",
+        "- id: move.walls\n  title: x\n  text: ''\n  pages: [2]\n",
+        "rules/toy/moves.yaml:3:9: [0].text: expected non-empty text, got text",
+    ),
+    (
+        "moves.yaml",
+        "- id: move.walls\n  title: x\n  text: y\n  pages: [two]\n",
+        "rules/toy/moves.yaml:4:11: [0].pages[0]: expected a page number, got 'two'",
+    ),
+    (
+        "moves.yaml",
+        "- id: Move Walls\n  title: x\n  text: y\n  pages: [2]\n",
+        "rules/toy/moves.yaml:1:7: [0].id: clause id 'Move Walls' is not of the form topic.name",
+    ),
+    (
+        "moves.yaml",
+        "- id: move.walls\n  title: x\n  title: z\n  text: y\n  pages: [2]\n",
+        "rules/toy/moves.yaml:3:3: [0].title: duplicate key 'title'",
+    ),
+    (
+        "moves.yaml",
+        "- id: move.walls\n\ttitle: x\n",
+        "rules/toy/moves.yaml:2:1: not valid YAML: a tab is used for indentation; YAML needs spaces",
+    ),
     ("moves.yaml", "id: move.walls\n", "rules/toy/moves.yaml:1:1: a clause file must be a list of clauses"),
     ("moves.yaml", "", "rules/toy/moves.yaml: file is empty"),
-    ("game.yaml", "id: toy\ntitle: Toy\npages: [9, 1]\nsources: [x]\n",
-     "rules/toy/game.yaml:3:8: pages: expected [first, last] printed page"),
-    ("glossary.yaml", "- term: wall\n  synonym: [barrier]\n",
-     "rules/toy/glossary.yaml:2:3: [0].synonym: unknown key 'synonym'; did you mean 'synonyms'?"),
+    (
+        "game.yaml",
+        "id: toy\ntitle: Toy\npages: [9, 1]\nsources: [x]\n",
+        "rules/toy/game.yaml:3:8: pages: expected [first, last] printed page",
+    ),
+    (
+        "glossary.yaml",
+        "- term: wall\n  synonym: [barrier]\n",
+        "rules/toy/glossary.yaml:2:3: [0].synonym: unknown key 'synonym'; did you mean 'synonyms'?",
+    ),
 ]
 
 
@@ -102,12 +129,18 @@ def test_not_utf8(pack: Path, cli) -> None:
 
 
 LINT = [
-    (CLAUSES.replace("see: [move.doors]", "see: [move.door]"),
-     "rules/toy/moves.yaml:1: move.walls: see 'move.door' does not resolve; did you mean 'move.doors'?"),
-    (CLAUSES.replace("pages: [3]", "pages: [30]"),
-     "rules/toy/moves.yaml:6: move.doors: page 30 is outside the rulebook range 1-9"),
-    (CLAUSES.replace("id: move.doors", "id: move.walls").replace("see: [move.doors]", "see: []"),
-     "rules/toy/moves.yaml:6: id 'move.walls' already used at rules/toy/moves.yaml:1"),
+    (
+        CLAUSES.replace("see: [move.doors]", "see: [move.door]"),
+        "rules/toy/moves.yaml:1: move.walls: see 'move.door' does not resolve; did you mean 'move.doors'?",
+    ),
+    (
+        CLAUSES.replace("pages: [3]", "pages: [30]"),
+        "rules/toy/moves.yaml:6: move.doors: page 30 is outside the rulebook range 1-9",
+    ),
+    (
+        CLAUSES.replace("id: move.doors", "id: move.walls").replace("see: [move.doors]", "see: []"),
+        "rules/toy/moves.yaml:6: id 'move.walls' already used at rules/toy/moves.yaml:1",
+    ),
 ]
 
 
