@@ -1,56 +1,555 @@
-"""Actions, Replenish, drawing and cleanup. (helper B)"""
+"""Turns: which actions a side may take, Replenish, Learn, drawing and cleanup. (helper B)
+
+Conventions for the other modules of this engine:
+
+* ``may_explore`` (and the other ``may_*`` checks) return ``None`` when the action may go
+  on, or an ``illegal`` Outcome (the situation unchanged) to return at once::
+
+      refused = turns.may_explore(s, trail)
+      if refused is not None:
+          return refused
+
+* ``draw`` and ``cleanup`` change the named player's cards. ``who`` is a key of
+  ``players`` (a house, or ``dark-arts``). A scenario may omit ``players``, ``path`` or
+  ``turn``: then the step is still cited, but nothing is counted.
+* Open questions raise ``Undetermined`` through ``trail.choice`` / ``trail.interpret``;
+  the referee turns that into the verdict ``undetermined``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulesref.referee import Outcome, Trail
+from rulesref.ruling import Verdict
 from rulesref.source import Loaded
 
 if TYPE_CHECKING:
     from rulesref.games.houses_vs_dark_arts.situation import Situation
 
+HOUSE = "house"
+DARK_ARTS = "dark-arts"
+HAND_TARGET = 5
+"""Draw to five: the hand total a Replenish (and the last-hand phase) draws up to."""
+PHASES = ("normal", "last-hands")
+NO_ADVANCE_CAUSES = ("event", "library-book", "bonus")
+"""Draws that never move the Dark Arts Marker (draw.no-advance)."""
 
+
+@dataclass
 class Player:
-    """STUB: to be written."""
+    """One player's cards (counts only: which cards they are never matters here)."""
+
+    hand: int = 0
+    deck: int = 0
+    """The draw deck."""
+    discard: int = 0
+    """The discard pile."""
+    markers: list[str] = field(default_factory=list)
+    """House Markers held (Dark Arts only)."""
+    progress: int = 0
+    """Progress Tokens held, 0-3 (Dark Arts only)."""
+    location_card: str | int | None = None
+    """When the Dark Arts took the location card: first-red, next-red, last-space (or the
+    Path space number); None if not taken."""
+    dark_arts: bool = False
 
     def to_state(self) -> dict[str, Any]:
-        raise NotImplementedError
+        out: dict[str, Any] = {"hand": self.hand, "deck": self.deck, "discard": self.discard}
+        if self.dark_arts:
+            out.update(markers=list(self.markers), progress=self.progress, **{"location-card": self.location_card})
+        return out
 
 
+@dataclass
 class Turn:
-    """STUB: to be written."""
+    """Whose turn it is and what has already happened in it."""
+
+    side: str
+    """``house`` or ``dark-arts``."""
+    house: str | None = None
+    """The House player's house; None on the Dark Arts turn."""
+    acquired: bool = False
+    """The bump acquisition has already happened this turn (bump.acquire-once)."""
+    phase: str = "normal"
+    """``normal`` or ``last-hands`` (after the Marker reaches the last Path space)."""
+    actions_taken: int = 0
+    """Actions already taken this turn, before the one in question."""
+    played: int = 0
+    """Cards played this turn and not yet discarded (discarded at the end of the turn)."""
+    extra: bool = False
+    """This turn is an extra turn from an another-turn bonus space."""
+    final_hands_out: bool | None = None
+    """Last-hand phase: the final hands have run out (None: work it out from the hands)."""
+
+    @property
+    def who(self) -> str:
+        """The players key of whoever's turn it is."""
+        return self.house if self.side == HOUSE and self.house else DARK_ARTS
 
     def to_state(self) -> dict[str, Any]:
-        raise NotImplementedError
+        out: dict[str, Any] = {
+            "side": self.side,
+            "acquired": self.acquired,
+            "phase": self.phase,
+            "actions-taken": self.actions_taken,
+            "played": self.played,
+            "extra": self.extra,
+        }
+        if self.house:
+            out["house"] = self.house
+        if self.final_hands_out is not None:
+            out["final-hands-out"] = self.final_hands_out
+        return out
+
+
+# --- reading the situation -----------------------------------------------------------
+
+_PLAYER_KEYS = ("hand", "deck", "discard")
+_DARK_ARTS_KEYS = (*_PLAYER_KEYS, "markers", "progress", "location-card")
+LOCATION_CARD = ("first-red", "next-red", "last-space")
+_TURN_KEYS = ("side", "house", "acquired", "phase", "actions-taken", "played", "extra", "final-hands-out")
+
+
+def _mapping(doc: Loaded, path: tuple[str, ...], value: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
+    from rulesref.errors import did_you_mean
+
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise doc.error(path, f"expected a mapping with some of: {', '.join(allowed)}")
+    for key in value:
+        if key not in allowed:
+            raise doc.error((*path, key), f"unknown key {key!r}", key=True, hint=did_you_mean(str(key), allowed))
+    return value
+
+
+def count(doc: Loaded, path: tuple[str | int, ...], value: Any, top: int | None = None) -> int:
+    """A whole number >= 0 (and <= top), or a ScenarioError at that field."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise doc.error(path, f"expected a whole number 0 or more, got {value!r}")
+    if top is not None and value > top:
+        raise doc.error(path, f"expected at most {top}, got {value!r}")
+    return value
+
+
+def _flag(doc: Loaded, path: tuple[str, ...], value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise doc.error(path, f"expected true or false, got {value!r}")
+    return value
 
 
 def read_players(doc: Loaded, houses: list[str]) -> dict[str, Player]:
-    return {}
+    """``players:`` (optional): each house in play and/or ``dark-arts``, with card counts."""
+    raw = _mapping(doc, ("players",), doc.data.get("players"), (*houses, DARK_ARTS))
+    out: dict[str, Player] = {}
+    for name, body in raw.items():
+        where = ("players", str(name))
+        da = name == DARK_ARTS
+        fields = _mapping(doc, where, body, _DARK_ARTS_KEYS if da else _PLAYER_KEYS)
+        hand, deck, discard = (count(doc, (*where, k), fields.get(k, 0)) for k in _PLAYER_KEYS)
+        p = Player(hand=hand, deck=deck, discard=discard, dark_arts=da)
+        if da:
+            p.progress = count(doc, (*where, "progress"), fields.get("progress", 0), top=3)
+            p.markers = _markers(doc, (*where, "markers"), fields.get("markers", []), houses)
+            p.location_card = _location_card(doc, (*where, "location-card"), fields.get("location-card"))
+        out[str(name)] = p
+    return out
+
+
+def _markers(doc: Loaded, path: tuple[str, ...], value: Any, houses: list[str]) -> list[str]:
+    from rulesref.games.houses_vs_dark_arts.path import ALL_HOUSES
+
+    if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
+        raise doc.error(path, "expected a list of houses whose Markers the Dark Arts holds")
+    for i, house in enumerate(value):
+        if house not in houses and house not in ALL_HOUSES:
+            raise doc.error((*path, i), f"unknown house {house!r}", hint=f"houses: {', '.join(houses or ALL_HOUSES)}")
+    if len(set(value)) != len(value):
+        raise doc.error(path, "a House Marker is listed twice")
+    return list(value)
+
+
+def _location_card(doc: Loaded, path: tuple[str, ...], value: Any) -> str | int | None:
+    if value is None or value is False:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value  # the Path space where it was taken; victory.py names it from the path
+    if value not in LOCATION_CARD:
+        raise doc.error(
+            path,
+            f"expected when the location card was taken: {', '.join(LOCATION_CARD)} "
+            f"(or the Path space number), got {value!r}",
+        )
+    return str(value)
 
 
 def read_turn(doc: Loaded, houses: list[str]) -> Turn | None:
+    """``turn:`` (optional): whose turn, the phase and what already happened this turn."""
+    if "turn" not in doc.data:
+        return None
+    raw = _mapping(doc, ("turn",), doc.data["turn"], _TURN_KEYS)
+    side = raw.get("side", HOUSE if raw.get("house") else None)
+    if side not in (HOUSE, DARK_ARTS):
+        raise doc.error(("turn", "side"), f"expected side: house or dark-arts, got {side!r}")
+    house = raw.get("house")
+    if side == HOUSE:
+        if house is None and len(houses) == 1:
+            house = houses[0]
+        if house not in houses:
+            raise doc.error(("turn", "house"), f"expected the house whose turn it is, one of {houses}, got {house!r}")
+    elif house is not None:
+        raise doc.error(("turn", "house"), "a Dark Arts turn has no house")
+    phase = raw.get("phase", "normal")
+    if phase not in PHASES:
+        raise doc.error(("turn", "phase"), f"expected phase: {' or '.join(PHASES)}, got {phase!r}")
+    out = raw.get("final-hands-out")
+    return Turn(
+        side=side,
+        house=house,
+        acquired=_flag(doc, ("turn", "acquired"), raw.get("acquired", False)),
+        phase=phase,
+        actions_taken=count(doc, ("turn", "actions-taken"), raw.get("actions-taken", 0)),
+        played=count(doc, ("turn", "played"), raw.get("played", 0)),
+        extra=_flag(doc, ("turn", "extra"), raw.get("extra", False)),
+        final_hands_out=None if out is None else _flag(doc, ("turn", "final-hands-out"), out),
+    )
+
+
+def need_turn(s: Situation, action: str) -> Turn:
+    """The turn, which an action needs to know who takes it; else a ScenarioError."""
+    if s.turn is None:
+        raise s.doc.error((), f"{action} needs `turn:` to know who takes it, e.g. turn: {{side: dark-arts}}")
+    return s.turn
+
+
+def refuse(s: Situation, trail: Trail, clause: str, says: str) -> Outcome:
+    """An illegal ruling: cite why, and leave the situation unchanged."""
+    trail.rule(clause, says)
+    return Outcome(Verdict.ILLEGAL, says, s.to_state())
+
+
+# --- which actions a side may take ------------------------------------------------------
+
+
+def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
+    """Checks every action shares: one action a turn, an extra turn's scope. None: go on."""
+    turn = s.turn
+    if turn is None:
+        return None
+    if turn.extra:
+        # open.another-turn: what an extra turn from a bonus space allows
+        trail.interpret(
+            "another-turn",
+            "This is an extra turn from an another-turn bonus space; it is "
+            "taken as a full turn with the usual choice of action.",
+        )
+    if turn.actions_taken == 0:
+        return None
+    if turn.side == DARK_ARTS:
+        # action.dark-arts-choice: the Dark Arts picks one action, Explore or Replenish
+        return refuse(
+            s,
+            trail,
+            "action.dark-arts-choice",
+            f"The Dark Arts has already taken its one action this turn, so {action} is not allowed.",
+        )
+    option = trail.interpret("turn-order", f"{turn.house} has already taken an action this turn.")
+    if option == "one-action":
+        return Outcome(
+            Verdict.ILLEGAL,
+            f"{turn.house} has already taken this turn's one action; "
+            f"{action} is not allowed (reading turn-order=one-action).",
+            s.to_state(),
+        )
     return None
 
 
-def may_explore(s: Situation, trail: Trail) -> None:
-    """Check the side whose turn it is may take Explore (raise/return per the rules)."""
-    raise NotImplementedError
+def may_explore(s: Situation, trail: Trail) -> Outcome | None:
+    """Called at the start of an Explore. None: the Explore may go on; else an illegal Outcome.
+
+    The Dark Arts Explore is a rule (action.dark-arts-explore). A House Explore is an open
+    question (open.house-explore); the reading ``house-explore`` (default ``as-dark-arts``)
+    says how it is taken. A scenario without ``turn:`` is not checked.
+    """
+    refused = may_act(s, trail, "Explore")
+    if refused is not None or s.turn is None:
+        return refused
+    if s.turn.side == DARK_ARTS:
+        # action.dark-arts-choice / action.dark-arts-explore: Explore is one of its two actions
+        trail.rule(
+            "action.dark-arts-explore",
+            "The Dark Arts Explores: it plays one card and resolves its movement, an unlocked effect of it, or both.",
+        )
+        return None
+    trail.interpret(
+        "house-explore",
+        f"{s.turn.house} Explores: one card is played for its movement, an "
+        "unlocked effect, or both, as in the Dark Arts Explore.",
+    )
+    return None
 
 
-def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> None:
-    """Draw n cards for a player (reshuffling the discard pile into an empty deck)."""
-    raise NotImplementedError
+def play_card(s: Situation, trail: Trail, who: str) -> Outcome | None:
+    """A card leaves the hand to be played (it is discarded at the end of the turn). None: played."""
+    player = s.players.get(who)
+    if player is None:
+        return None
+    if player.hand < 1:
+        return refuse(
+            s,
+            trail,
+            "action.dark-arts-explore" if who == DARK_ARTS else "open.house-explore",
+            f"{who} has no card in hand to play.",
+        )
+    player.hand -= 1
+    if s.turn is not None:
+        s.turn.played += 1
+    return None
+
+
+# --- drawing and cleanup ------------------------------------------------------------------
+
+
+def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
+    """Draw ``n`` cards for ``who``; an empty deck is rebuilt from the discard pile mid-draw.
+
+    ``cause`` names why: ``replenish``, ``last-hand``, or one of ``event``, ``library-book``,
+    ``bonus`` (those never advance the Marker; the step says so). Returns the cards drawn,
+    which is fewer than ``n`` only when deck and discard pile both run dry.
+    """
+    if cause in NO_ADVANCE_CAUSES:
+        # draw.no-advance: these draws leave the Dark Arts Marker where it is
+        trail.rule("draw.no-advance", f"Drawing because of {_cause_words(cause)} does not move the Dark Arts Marker.")
+    player = s.players.get(who)
+    if player is None or n <= 0:
+        return 0
+    drawn = min(n, player.deck)
+    player.deck -= drawn
+    if drawn < n and player.discard > 0:
+        # open.last-hand: whether the discard pile is still reshuffled in the last-hand phase
+        if (
+            in_last_hands(s)
+            and trail.interpret("last-hand-reshuffle", f"{who}'s deck is empty in the last hands.") == "no"
+        ):
+            player.hand += drawn
+            return drawn
+        # draw.reshuffle: the discard pile, shuffled, becomes the new draw deck
+        trail.rule(
+            "draw.reshuffle",
+            f"{who}'s draw deck is empty after {drawn} card(s): the {player.discard} "
+            "card(s) of the discard pile are shuffled into a new draw deck.",
+        )
+        player.deck, player.discard = player.discard, 0
+        more = min(n - drawn, player.deck)
+        player.deck -= more
+        drawn += more
+    player.hand += drawn
+    if drawn < n:
+        trail.rule("draw.reshuffle", f"{who}'s draw deck and discard pile are both empty: {drawn} of {n} drawn.")
+    return drawn
+
+
+def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
+    """Draw up to a hand of five (draw.to-five); a hand of five or more draws nothing."""
+    player = s.players.get(who)
+    if player is None:
+        trail.rule("draw.to-five", f"{who} draws until the hand holds {HAND_TARGET} cards in total.")
+        return
+    need = HAND_TARGET - player.hand
+    if need > 0:
+        trail.rule("draw.to-five", f"{who} holds {player.hand} card(s), so draws {need} to reach {HAND_TARGET}.")
+        draw(s, trail, who, need, cause)
+        return
+    trail.rule("draw.to-five", f"{who} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing.")
+    if player.hand > HAND_TARGET:
+        # open.hand-limit: is there a maximum hand size?
+        option = trail.interpret("hand-limit", f"{who} holds more than {HAND_TARGET} cards.")
+        if option == "discard-to-five":
+            extra = player.hand - HAND_TARGET
+            player.hand, player.discard = HAND_TARGET, player.discard + extra
+            s.facts.setdefault("discarded", {})[who] = extra
 
 
 def cleanup(s: Situation, trail: Trail, who: str, played: int) -> None:
-    """End of turn: cards played this turn are discarded."""
-    raise NotImplementedError
+    """End of turn: the ``played`` cards played this turn go to ``who``'s discard pile."""
+    # action.cleanup: played cards are discarded when the turn ends, never kept
+    trail.rule("action.cleanup", f"At the end of the turn, the {played} card(s) {who} played go to the discard pile.")
+    player = s.players.get(who)
+    if player is not None:
+        player.discard += played
+    if s.turn is not None:
+        s.turn.played = max(0, s.turn.played - played)
+
+
+def _cause_words(cause: str) -> str:
+    return {"event": "an event", "library-book": "a Library Book effect", "bonus": "a bonus space"}.get(cause, cause)
+
+
+# --- Replenish ---------------------------------------------------------------------------
+
+_REPLENISH_KEYS = ("discard",)
+
+
+def _discard_wanted(s: Situation) -> int | None:
+    """Cards to discard by choice; None stands for ``all``."""
+    body = s.body
+    if body is None or body == {}:
+        return 0
+    if not isinstance(body, dict):
+        raise s.doc.error(("action", "replenish"), "expected {} or {discard: N} (N a number, or all)")
+    _mapping(s.doc, ("action", "replenish"), body, _REPLENISH_KEYS)
+    n = body.get("discard", 0)
+    if n == "all":
+        return None
+    return count(s.doc, ("action", "replenish", "discard"), n)
+
+
+def in_last_hands(s: Situation) -> bool:
+    """The last-hand phase: said by the turn, or the Marker stands on the last Path space."""
+    if s.turn is not None and s.turn.phase == "last-hands":
+        return True
+    return s.path is not None and s.path.marker >= s.path.length
 
 
 def replenish(s: Situation, trail: Trail) -> Outcome:
-    raise NotImplementedError
+    """Replenish for the side whose turn it is, in that side's order."""
+    turn = need_turn(s, "Replenish")
+    discard = _discard_wanted(s)
+    # victory.no-replenish: once the last-hand phase starts, nobody Replenishes
+    if in_last_hands(s):
+        return refuse(
+            s,
+            trail,
+            "victory.no-replenish",
+            "The last-hand phase has begun: Replenish is no longer allowed for anyone.",
+        )
+    refused = may_act(s, trail, "Replenish")
+    if refused is not None:
+        return refused
+    if turn.side == DARK_ARTS:
+        return _replenish_dark_arts(s, trail, discard)
+    return _replenish_house(s, trail, turn.who, discard)
+
+
+def _replenish_dark_arts(s: Situation, trail: Trail, discard: int | None) -> Outcome:
+    # replenish.dark-arts-no-discard: no optional discard for the Dark Arts
+    if discard is None or discard > 0:
+        return refuse(
+            s,
+            trail,
+            "replenish.dark-arts-no-discard",
+            "The Dark Arts may not discard cards by choice when it Replenishes; it keeps its hand.",
+        )
+    # replenish.dark-arts: revive first, then draw up to five
+    trail.rule(
+        "replenish.dark-arts",
+        "The Dark Arts Replenishes: first it revives its stunned pawns, then it draws up to five.",
+    )
+    revived = _revive(s, lambda p: p.side == DARK_ARTS)
+    trail.rule("replenish.dark-arts", f"Revived: {_names(revived)}.")
+    draw_to_five(s, trail, DARK_ARTS, "replenish")
+    # replenish.dark-arts-no-advance: this Replenish leaves the Marker alone
+    where = f" (it stays on space {s.path.marker})" if s.path is not None else ""
+    trail.rule("replenish.dark-arts-no-advance", f"A Dark Arts Replenish does not advance the Dark Arts Marker{where}.")
+    return Outcome(
+        Verdict.LEGAL,
+        f"Dark Arts Replenish: revived {_names(revived)}; {_hand(s, DARK_ARTS)}; the Marker does not move.",
+        s.to_state(),
+    )
+
+
+def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None) -> Outcome:
+    from rulesref.games.houses_vs_dark_arts import path
+
+    player = s.players.get(house)
+    discard = wanted if wanted is not None else (player.hand if player is not None else 0)
+    if player is not None and discard > player.hand:
+        return refuse(
+            s, trail, "replenish.house-discard", f"{house} holds {player.hand} card(s) and cannot discard {discard}."
+        )
+    # replenish.house-order: discard, draw, revive, advance, in that order
+    trail.rule(
+        "replenish.house-order",
+        f"{house} Replenishes: discard if they wish, draw up to five, revive "
+        "their own stunned pawns, then advance the Dark Arts Marker 1 space.",
+    )
+    # replenish.house-discard: optional, any number
+    if discard:
+        trail.rule("replenish.house-discard", f"{house} discards {discard} card(s) by choice.")
+        if player is not None:
+            player.hand, player.discard = player.hand - discard, player.discard + discard
+    else:
+        trail.rule("replenish.house-discard", f"{house} discards nothing: the discard is optional.")
+    draw_to_five(s, trail, house, "replenish")
+    revived = _revive(s, lambda p: p.side == HOUSE and p.house == house)
+    others = [p.id for p in s.pawns.values() if p.stunned and p.side == HOUSE]
+    rest = f"; other houses' stunned pawns stay stunned ({', '.join(others)})" if others else ""
+    trail.rule("replenish.house-order", f"{house} revives their own stunned pawns: {_names(revived)}{rest}.")
+    trail.rule("replenish.house-advance", "Last step: the Dark Arts Marker advances 1 space.")
+    path.advance(s, trail, 1, "replenish")
+    marker = f"; Marker on space {s.path.marker}" if s.path is not None else ""
+    return Outcome(
+        Verdict.LEGAL, f"{house} Replenish: {_hand(s, house)}; revived {_names(revived)}{marker}.", s.to_state()
+    )
+
+
+def _revive(s: Situation, whose: Any) -> list[str]:
+    revived = [p.id for p in s.pawns.values() if p.stunned and whose(p)]
+    for pid in revived:
+        s.pawns[pid].stunned = False
+    return revived
+
+
+def _names(ids: list[str]) -> str:
+    return ", ".join(ids) if ids else "no pawn"
+
+
+def _hand(s: Situation, who: str) -> str:
+    p = s.players.get(who)
+    return f"hand {p.hand}, deck {p.deck}, discard {p.discard}" if p is not None else "draws up to five"
+
+
+# --- Learn -------------------------------------------------------------------------------
 
 
 def learn(s: Situation, trail: Trail) -> Outcome:
-    raise NotImplementedError
+    """Learn: House only; what it does is an open question (reading ``learn``, no default)."""
+    turn = need_turn(s, "Learn")
+    if s.body not in (None, {}):
+        raise s.doc.error(("action", "learn"), "expected learn: {} (what Learn does is a reading, not an input)")
+    # action.learn-house-only: the Dark Arts never Learns
+    if turn.side == DARK_ARTS:
+        return refuse(
+            s,
+            trail,
+            "action.learn-house-only",
+            "Learn is a House action only: the Dark Arts chooses Explore or Replenish.",
+        )
+    refused = may_act(s, trail, "Learn")
+    if refused is not None:
+        return refused
+    trail.rule("action.learn-house-only", f"{turn.house} is a House player, so Learn is one of their actions.")
+    option = trail.interpret("learn", f"{turn.house} Learns: one card is taken from the Library.")
+    player = s.players.get(turn.who)
+    if player is not None:
+        if option == "card-to-hand":
+            player.hand += 1
+        else:
+            player.discard += 1
+    return Outcome(Verdict.LEGAL, f"{turn.house} Learns (reading learn={option}).", s.to_state())
+
+
+def deploy(s: Situation, trail: Trail, pawn: str) -> str:
+    """A Dark Arts pawn leaves the reserve: open.reserve-deployment; returns the reading's option."""
+    return trail.interpret("reserve-deployment", f"{pawn} comes onto the board from the Dark Arts reserve.")
+
+
+def another_turn(s: Situation, trail: Trail) -> bool:
+    """An another-turn bonus is earned: whether it gives a further turn (False: it does not)."""
+    if s.turn is not None and s.turn.extra:
+        option = trail.interpret("another-turn", "The bonus is earned during an extra turn.")
+        return option != "no-chain"
+    trail.interpret("another-turn", "The bonus gives the player a full extra turn after this one.")
+    return True

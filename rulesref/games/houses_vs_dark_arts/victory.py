@@ -1,14 +1,346 @@
-"""The Dark Arts win, the last-hand phase and the draw. (helper B)"""
+"""The Dark Arts win, the end of the track, the last-hand phase and the draw. (helper B)
+
+``check:`` asks one question about the situation as it stands:
+
+* ``victory`` (or ``{victory: dark-arts}``): has the Dark Arts won? legal = it has won,
+  illegal = it has not (the steps say what is missing).
+* ``{victory: house}`` or ``{victory: <a house>}``: have the Houses won? Their condition is
+  not in the known pages (open.house-victory): reading ``house-victory``, no default.
+* ``draw``: is the game a draw? legal = yes, illegal = not (yet).
+* ``end``: where the game stands at the end of the track: starts the last-hand phase
+  (everyone draws up to five), or ends it in a draw, or a Dark Arts win. Always legal; the
+  state says ``result``.
+* ``turn-end``: the end of the turn: cards played this turn are discarded.
+
+Every check adds ``result`` to the state: ``dark-arts``, ``houses``, ``draw`` or ``none``.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, HOUSE, cleanup, need_turn
 from rulesref.referee import Outcome, Trail
+from rulesref.ruling import Verdict
 
 if TYPE_CHECKING:
     from rulesref.games.houses_vs_dark_arts.situation import Situation
 
+CHECKS = ("victory", "draw", "end", "turn-end")
+REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
+"""Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
+_WHEN = {
+    "first-red": "the first red Event Space",
+    "next-red": "the next red Event Space",
+    "last-space": "the last Path space",
+}
+
 
 def check(s: Situation, trail: Trail) -> Outcome:
-    raise NotImplementedError
+    kind, who = _read_check(s)
+    if kind == "victory" and who != DARK_ARTS:
+        return _house_victory(s, trail, who)
+    if kind == "victory":
+        won = dark_arts_won(s, trail)
+        s.facts["result"] = "dark-arts" if won else "none"
+        if won:
+            return Outcome(Verdict.LEGAL, "The Dark Arts has won.", s.to_state())
+        return Outcome(Verdict.ILLEGAL, "The Dark Arts has not won: " + s.facts.pop("missing", "") + ".", s.to_state())
+    if kind == "turn-end":
+        turn = need_turn(s, "check: turn-end")
+        cleanup(s, trail, turn.who, turn.played)
+        return Outcome(
+            Verdict.LEGAL, f"The {turn.played} played card(s) go to {turn.who}'s discard pile.", s.to_state()
+        )
+    result = _end(s, trail)
+    s.facts["result"] = result
+    if kind == "draw":
+        if result == "draw":
+            return Outcome(Verdict.LEGAL, "The game is a draw.", s.to_state())
+        return Outcome(Verdict.ILLEGAL, f"The game is not a draw ({_result_words(result)}).", s.to_state())
+    return Outcome(Verdict.LEGAL, _result_words(result).capitalize() + ".", s.to_state())
+
+
+def _read_check(s: Situation) -> tuple[str, str]:
+    from rulesref.errors import did_you_mean
+
+    body: Any = s.body
+    where = ("action", "check")
+    if isinstance(body, str):
+        if body not in CHECKS:
+            raise s.doc.error(
+                where, f"unknown check {body!r}", hint=did_you_mean(body, CHECKS) or f"checks: {', '.join(CHECKS)}"
+            )
+        return body, DARK_ARTS
+    if isinstance(body, dict) and list(body) == ["victory"]:
+        who = body["victory"]
+        if who in (DARK_ARTS, HOUSE, "houses") or who in s.houses:
+            return "victory", str(who)
+        raise s.doc.error((*where, "victory"), f"whose victory? dark-arts, house, or a house in play; got {who!r}")
+    raise s.doc.error(where, f"expected one of: {', '.join(CHECKS)}, or {{victory: house}}")
+
+
+# --- the Dark Arts win ------------------------------------------------------------------------
+
+
+def dark_arts_won(s: Situation, trail: Trail) -> bool:
+    """All 3 Progress Tokens and the required pawns together at the location, at once."""
+    da = s.players.get(DARK_ARTS)
+    if da is None:
+        raise s.doc.error(
+            ("players",), "a victory check needs players.dark-arts (its Progress Tokens and location card)"
+        )
+    # victory.dark-arts: both parts, at the same moment
+    trail.rule(
+        "victory.dark-arts",
+        "The Dark Arts wins only while it holds all 3 Progress Tokens and has the "
+        "required number of its pawns together at the assigned location.",
+    )
+    _not_alone(s, trail)
+    tokens = _tokens(s, trail, da.progress, da.location_card is not None)
+    need = _required(s, trail, da.location_card)
+    have = _pawns_at_location(s, trail) if need is not None else 0
+    missing = []
+    if tokens < 3:
+        missing.append(f"it holds {tokens} of 3 Progress Tokens")
+    if need is None:
+        missing.append("the location card has not been taken")
+    elif have < need:
+        missing.append(f"{have} of the {need} pawns needed are together at the location")
+    if missing:
+        s.facts["missing"] = "; ".join(missing)
+        trail.rule("victory.dark-arts", "Not met: " + "; ".join(missing) + ".")
+        return False
+    trail.rule(
+        "victory.dark-arts", f"Met: 3 Progress Tokens and {have} pawn(s) together at the location ({need} needed)."
+    )
+    return True
+
+
+def _not_alone(s: Situation, trail: Trail) -> None:
+    track = s.path
+    if track is None:
+        return
+    if track.red is not None and track.marker >= track.red:
+        # victory.red-zone: the red zone by itself is no win
+        trail.rule(
+            "victory.red-zone", f"The Marker is in the red zone (space {track.marker}); that alone does not win."
+        )
+    if track.marker >= track.length:
+        # victory.end-of-track: the last space by itself is no win
+        trail.rule("victory.end-of-track", "The Marker is on the last Path space; that alone does not win.")
+
+
+def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
+    if held == 3:
+        trail.rule("victory.dark-arts", "The Dark Arts holds all 3 Progress Tokens.")
+        return held
+    # open.progress-tokens: how tokens are gained is not in the known pages
+    option = trail.interpret("progress-tokens", f"The Dark Arts is stated to hold {held} of 3 Progress Tokens.")
+    if option == "with-location-card" and has_card:
+        trail.rule(
+            "victory.dark-arts",
+            "Under this reading the location card brings the final Progress Token: the Dark Arts holds all 3.",
+        )
+        return 3
+    return held
+
+
+def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
+    if card is None:
+        trail.rule("victory.pawn-count", "The location card has not been taken, so no pawn count is fixed yet.")
+        return None
+    when = _when_taken(s, card)
+    need = REQUIRED[when]
+    s.facts["required-pawns"] = need
+    trail.rule("victory.pawn-count", f"The location card was taken at {_WHEN[when]}: {need} pawn(s) needed.")
+    track = s.path
+    if track is not None and _later(track, when):
+        # victory.pawn-count-fixed: later advances do not lower it
+        trail.rule(
+            "victory.pawn-count-fixed",
+            f"The Marker has moved on since (space {track.marker}), but the count is not recalculated: still {need}.",
+        )
+    return need
+
+
+def _when_taken(s: Situation, card: str | int) -> str:
+    """The location card's moment as a name; a Path space number is named from the path."""
+    where = ("players", DARK_ARTS, "location-card")
+    track = s.path
+    if isinstance(card, str):
+        if track is not None:
+            reds = track.red_events()
+            space = {
+                "first-red": reds[0] if reds else None,
+                "next-red": reds[1] if len(reds) > 1 else None,
+                "last-space": track.length,
+            }[card]
+            if space is not None and track.marker < space:
+                raise s.doc.error(
+                    where, f"taken at {_WHEN[card]} (space {space}), but the Marker is only on space {track.marker}"
+                )
+        return card
+    if track is None:
+        raise s.doc.error(
+            where,
+            "a Path space number needs `path:` to tell which Event Space it is; or write "
+            "first-red, next-red or last-space",
+        )
+    reds = track.red_events()
+    if card in reds[:2]:
+        when = ("first-red", "next-red")[reds.index(card)]
+    elif card == track.length:
+        when = "last-space"
+    else:
+        raise s.doc.error(
+            where,
+            f"space {card} is neither of the first two red Event Spaces {reds[:2]} nor the "
+            f"last Path space ({track.length})",
+        )
+    if track.marker < card:
+        raise s.doc.error(where, f"taken at space {card}, but the Marker is only on space {track.marker}")
+    return when
+
+
+def _later(track: Any, when: str) -> bool:
+    reds = track.red_events()
+    at = {
+        "first-red": reds[0] if reds else None,
+        "next-red": reds[1] if len(reds) > 1 else None,
+        "last-space": track.length,
+    }[when]
+    return at is not None and track.marker > at
+
+
+def _location(s: Situation) -> list[str]:
+    board = s.doc.data.get("board")
+    raw = board.get("location") if isinstance(board, dict) else None
+    if raw is None:
+        raise s.doc.error(
+            ("board",),
+            "a victory check needs board.location: the assigned location (a space, or a list of spaces for an area)",
+        )
+    spaces = raw if isinstance(raw, list) else [raw]
+    if not spaces or not all(isinstance(x, str) for x in spaces):
+        raise s.doc.error(("board", "location"), "expected a space id or a list of space ids")
+    return [str(x) for x in spaces]
+
+
+def _pawns_at_location(s: Situation, trail: Trail) -> int:
+    spaces = _location(s)
+    dark = [p for p in s.pawns.values() if p.side == DARK_ARTS and p.at in spaces]
+    stunned = [p.id for p in dark if p.stunned]
+    if stunned:
+        # open.location-stunned: does a stunned pawn count at the location?
+        option = trail.interpret("stunned-at-location", f"Stunned Dark Arts pawns there: {', '.join(stunned)}.")
+        if option == "not-count":
+            dark = [p for p in dark if not p.stunned]
+    if len(spaces) > 1 and len({p.at for p in dark}) > 1:
+        # open.location-card: is the location an area or one space?
+        option = trail.interpret(
+            "location-area",
+            f"The location is an area ({', '.join(spaces)}) and the Dark Arts pawns there stand on different spaces.",
+        )
+        if option == "one-space":
+            by_space: dict[str, int] = {}
+            for p in dark:
+                by_space[p.at] = by_space.get(p.at, 0) + 1
+            n = max(by_space.values())
+            s.facts["pawns-at-location"] = n
+            return n
+    s.facts["pawns-at-location"] = len(dark)
+    names = ", ".join(p.id for p in dark) or "none"
+    trail.rule("victory.dark-arts", f"Dark Arts pawns together at the location ({', '.join(spaces)}): {names}.")
+    return len(dark)
+
+
+# --- the Houses --------------------------------------------------------------------------------
+
+
+def _house_victory(s: Situation, trail: Trail, who: str) -> Outcome:
+    # open.house-victory: the House condition is missing from the known pages
+    option = trail.interpret(
+        "house-victory",
+        f"Whether {who if who in s.houses else 'the Houses'} have won: the "
+        "House victory condition is not in the known pages.",
+        clause="open.house-victory",
+    )
+    if option == "met":
+        s.facts["result"] = "houses"
+        return Outcome(Verdict.LEGAL, "The Houses have won (reading house-victory=met).", s.to_state())
+    s.facts["result"] = "none"
+    return Outcome(Verdict.ILLEGAL, "The Houses have not won (reading house-victory=not-met).", s.to_state())
+
+
+# --- the end of the track ------------------------------------------------------------------------
+
+
+def _end(s: Situation, trail: Trail) -> str:
+    """Where the game stands: ``dark-arts``, ``draw``, or ``none`` (play goes on)."""
+    from rulesref.games.houses_vs_dark_arts.path import _last_space
+
+    track = s.path
+    phase = s.turn.phase if s.turn is not None else "normal"
+    if s.players.get(DARK_ARTS) is not None and _location_given(s) and dark_arts_won(s, trail):
+        return "dark-arts"
+    if phase != "last-hands":
+        if track is None:
+            raise s.doc.error((), "check: end needs `path:` (length, marker) or turn.phase: last-hands")
+        if track.marker < track.length:
+            trail.rule(
+                "path.marker",
+                f"The Marker is on space {track.marker} of {track.length}: the track has not ended and play goes on.",
+            )
+            return "none"
+        _last_space(s, trail)
+        return "none"
+    # victory.no-replenish: in the last-hand phase nobody Replenishes
+    trail.rule("victory.no-replenish", "The last-hand phase is under way: no Replenish.")
+    if not _final_hands_out(s, trail):
+        trail.rule(
+            "victory.last-hand",
+            "The final hands have not run out: play goes on with the cards in hand, card effects and draw spaces.",
+        )
+        return "none"
+    # victory.draw-game: nobody has won and the final hands are gone
+    trail.rule(
+        "victory.draw-game",
+        "The final hands have run out and nobody has met a victory condition: the "
+        "game is a draw (no House win is claimed here; see open.house-victory).",
+    )
+    return "draw"
+
+
+def _location_given(s: Situation) -> bool:
+    board = s.doc.data.get("board")
+    return isinstance(board, dict) and board.get("location") is not None
+
+
+def _final_hands_out(s: Situation, trail: Trail) -> bool:
+    turn = s.turn
+    if turn is not None and turn.final_hands_out is not None:
+        trail.rule(
+            "victory.draw-game",
+            "The final hands have " + ("" if turn.final_hands_out else "not ") + "run out (as the scenario states).",
+        )
+        return turn.final_hands_out
+    # open.last-hand: when exactly the final hands have run out
+    option = trail.interpret(
+        "last-hand-end", "The scenario does not say whether the final hands have run out.", clause="open.last-hand"
+    )
+    if option == "one-more-round" or not s.players:
+        return False
+    empty = all(p.hand == 0 for p in s.players.values())
+    left = ", ".join(f"{w} {p.hand}" for w, p in s.players.items() if p.hand)
+    trail.rule("victory.draw-game", "Every hand is empty." if empty else f"Cards still in hand: {left}.")
+    return empty
+
+
+def _result_words(result: str) -> str:
+    return {
+        "dark-arts": "the Dark Arts has won",
+        "houses": "the Houses have won",
+        "draw": "the game is a draw",
+        "none": "nobody has won yet; play goes on",
+    }[result]
