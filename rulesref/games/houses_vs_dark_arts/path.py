@@ -139,10 +139,16 @@ def unlocked(s: Situation, trail: Trail, colour: str) -> bool:
         return True
     if colour in track.kept:
         # open.marker-back: the colour was unlocked before the Marker moved back
-        option = trail.interpret(
-            "marker-back", f"{colour} was unlocked before the Marker moved back to space {track.marker}."
+        option = trail.choice("marker-back")
+        keeps = option == "back-keep-unlocks"
+        trail.interpret(
+            "marker-back",
+            f"{colour.capitalize()} was unlocked before the Marker moved back to space {track.marker}: "
+            + (
+                "unlocked colours stay unlocked." if keeps else "the unlock follows the Marker's zone, so it is locked."
+            ),
         )
-        return option == "back-keep-unlocks"
+        return keeps
     trail.rule(
         "action.effect-colours",
         f"{colour.capitalize()} effects unlock only when the Marker enters the "
@@ -174,7 +180,7 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
     start = track.marker
     trail.rule(
         "path.marker",
-        f"{CAUSES.get(cause, cause).capitalize()} advances the Dark Arts Marker {spaces} space(s) from space {start}.",
+        f"{_upper(CAUSES.get(cause, cause))} advances the Dark Arts Marker {spaces} space(s) from space {start}.",
     )
     entered = s.facts.setdefault("zones-entered", [])
     reached = s.facts.setdefault("events-reached", [])
@@ -223,15 +229,18 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
             "resolved now (what the event does is not in the known pages).",
         )
         return True
-    option = trail.interpret(
+    option = trail.choice("event-trigger")
+    trail.interpret(
         "event-trigger",
-        f"The Marker reaches the Event Space on space {space} through "
-        f"{CAUSES.get(cause, cause)}, not a House Replenish.",
+        f"The Marker reaches the Event Space on space {space} through {CAUSES.get(cause, cause)}, not a House "
+        "Replenish: "
+        + (
+            "its event is resolved as for a House Replenish."
+            if option == "every-advance"
+            else "only a House Replenish advance resolves an event, so this one is not resolved."
+        ),
     )
-    if option == "every-advance":
-        trail.rule("path.event-space", f"The event on space {space} is resolved as for a House Replenish.")
-        return True
-    return False
+    return option == "every-advance"
 
 
 def _last_space(s: Situation, trail: Trail) -> None:
@@ -266,10 +275,11 @@ def _last_space(s: Situation, trail: Trail) -> None:
 
 def participating(s: Situation, trail: Trail) -> list[str]:
     """The houses whose Markers make the full set (open.participating-houses)."""
-    option = trail.interpret(
+    option = trail.choice("participating-houses")
+    trail.interpret(
         "participating-houses",
         "The participating houses are taken to be "
-        + ("the houses in play." if trail.choice("participating-houses") == "in-play" else "all four houses."),
+        + (f"the houses in play ({_list(list(s.houses))})." if option == "in-play" else "all four houses."),
     )
     return list(s.houses) if option == "in-play" else list(ALL_HOUSES)
 
@@ -301,6 +311,10 @@ def complete_marker_set(s: Situation, trail: Trail) -> bool:
     da.markers = [h for h in da.markers if h not in wanted]
     advance(s, trail, 1, "house-markers")
     return True
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _list(items: list[str]) -> str:
@@ -375,7 +389,16 @@ def advance_action(s: Situation, trail: Trail) -> Outcome:
 
 def _move_back(s: Situation, trail: Trail, spaces: int) -> Outcome:
     track = s.path
-    option = trail.interpret("marker-back", f"An effect would move the Marker back {spaces} space(s).")
+    option = trail.choice("marker-back")
+    trail.interpret(
+        "marker-back",
+        f"An effect would move the Marker back {spaces} space(s): "
+        + {
+            "never": "the Marker only ever advances, so it does not move back.",
+            "back-keep-unlocks": "it moves back, and colours already unlocked stay unlocked.",
+            "back-relock": "it moves back, and the unlocked colours follow its new zone.",
+        }[option],
+    )
     if option == "never":
         return Outcome(Verdict.ILLEGAL, "Under reading marker-back=never the Marker only moves forward.", s.to_state())
     if track is None:

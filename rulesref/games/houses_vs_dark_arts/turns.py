@@ -255,11 +255,20 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
             "action.dark-arts-choice",
             f"The Dark Arts has already taken its one action this turn, so {action} is not allowed.",
         )
-    option = trail.interpret("turn-order", f"{turn.house} has already taken an action this turn.")
+    option = trail.choice("turn-order")
+    trail.interpret(
+        "turn-order",
+        f"{name(turn.who)} has already taken an action this turn: "
+        + (
+            "a House player, like the Dark Arts, takes one action a turn."
+            if option == "one-action"
+            else "a House player may take further actions in the same turn."
+        ),
+    )
     if option == "one-action":
         return Outcome(
             Verdict.ILLEGAL,
-            f"{turn.house} has already taken this turn's one action; "
+            f"{name(turn.who)} has already taken this turn's one action; "
             f"{action} is not allowed (reading turn-order=one-action).",
             s.to_state(),
         )
@@ -283,10 +292,12 @@ def may_explore(s: Situation, trail: Trail) -> Outcome | None:
             "The Dark Arts Explores: it plays one card and resolves its movement, an unlocked effect of it, or both.",
         )
         return None
+    several = trail.choice("house-explore") == "several-cards"
     trail.interpret(
         "house-explore",
-        f"{s.turn.house} Explores: one card is played for its movement, an "
-        "unlocked effect, or both, as in the Dark Arts Explore.",
+        f"{name(s.turn.who)} Explores: "
+        + ("one or more cards are" if several else "one card is")
+        + " played for movement, an unlocked effect, or both, as in the Dark Arts Explore.",
     )
     return None
 
@@ -301,7 +312,7 @@ def play_card(s: Situation, trail: Trail, who: str) -> Outcome | None:
             s,
             trail,
             "action.dark-arts-explore" if who == DARK_ARTS else "open.house-explore",
-            f"{who} has no card in hand to play.",
+            f"{name(who)} has no card in hand to play.",
         )
     player.hand -= 1
     if s.turn is not None:
@@ -319,6 +330,7 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     ``bonus`` (those never advance the Marker; the step says so). Returns the cards drawn,
     which is fewer than ``n`` only when deck and discard pile both run dry.
     """
+    who_name = name(who)
     if cause in NO_ADVANCE_CAUSES:
         # draw.no-advance: these draws leave the Dark Arts Marker where it is
         trail.rule("draw.no-advance", f"Drawing because of {_cause_words(cause)} does not move the Dark Arts Marker.")
@@ -329,16 +341,20 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     player.deck -= drawn
     if drawn < n and player.discard > 0:
         # open.last-hand: whether the discard pile is still reshuffled in the last-hand phase
-        if (
-            in_last_hands(s)
-            and trail.interpret("last-hand-reshuffle", f"{who}'s deck is empty in the last hands.") == "no"
-        ):
+        if in_last_hands(s) and trail.choice("last-hand-reshuffle") == "no":
+            trail.interpret(
+                "last-hand-reshuffle",
+                f"{who_name}'s deck is empty in the last-hand phase: no reshuffle now, "
+                f"so the draw stops after {drawn} card(s).",
+            )
             player.hand += drawn
             return drawn
+        if in_last_hands(s):
+            trail.interpret("last-hand-reshuffle", "The last-hand phase does not stop the reshuffle.")
         # draw.reshuffle: the discard pile, shuffled, becomes the new draw deck
         trail.rule(
             "draw.reshuffle",
-            f"{who}'s draw deck is empty after {drawn} card(s): the {player.discard} "
+            f"{who_name}'s draw deck is empty after {drawn} card(s): the {player.discard} "
             "card(s) of the discard pile are shuffled into a new draw deck.",
         )
         player.deck, player.discard = player.discard, 0
@@ -347,7 +363,7 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
         drawn += more
     player.hand += drawn
     if drawn < n:
-        trail.rule("draw.reshuffle", f"{who}'s draw deck and discard pile are both empty: {drawn} of {n} drawn.")
+        trail.rule("draw.reshuffle", f"{who_name}'s draw deck and discard pile are both empty: {drawn} of {n} drawn.")
     return drawn
 
 
@@ -355,17 +371,28 @@ def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
     """Draw up to a hand of five (draw.to-five); a hand of five or more draws nothing."""
     player = s.players.get(who)
     if player is None:
-        trail.rule("draw.to-five", f"{who} draws until the hand holds {HAND_TARGET} cards in total.")
+        trail.rule("draw.to-five", f"{name(who)} draws until the hand holds {HAND_TARGET} cards in total.")
         return
     need = HAND_TARGET - player.hand
     if need > 0:
-        trail.rule("draw.to-five", f"{who} holds {player.hand} card(s), so draws {need} to reach {HAND_TARGET}.")
+        trail.rule("draw.to-five", f"{name(who)} holds {player.hand} card(s), so draws {need} to reach {HAND_TARGET}.")
         draw(s, trail, who, need, cause)
         return
-    trail.rule("draw.to-five", f"{who} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing.")
+    trail.rule(
+        "draw.to-five", f"{name(who)} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing."
+    )
     if player.hand > HAND_TARGET:
         # open.hand-limit: is there a maximum hand size?
-        option = trail.interpret("hand-limit", f"{who} holds more than {HAND_TARGET} cards.")
+        option = trail.choice("hand-limit")
+        trail.interpret(
+            "hand-limit",
+            f"{name(who)} holds more than {HAND_TARGET}: "
+            + (
+                "no hand limit applies, so all are kept."
+                if option == "no-limit"
+                else f"the hand is discarded down to {HAND_TARGET}."
+            ),
+        )
         if option == "discard-to-five":
             extra = player.hand - HAND_TARGET
             player.hand, player.discard = HAND_TARGET, player.discard + extra
@@ -375,12 +402,19 @@ def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
 def cleanup(s: Situation, trail: Trail, who: str, played: int) -> None:
     """End of turn: the ``played`` cards played this turn go to ``who``'s discard pile."""
     # action.cleanup: played cards are discarded when the turn ends, never kept
-    trail.rule("action.cleanup", f"At the end of the turn, the {played} card(s) {who} played go to the discard pile.")
+    trail.rule(
+        "action.cleanup", f"At the end of the turn, the {played} card(s) {name(who)} played go to the discard pile."
+    )
     player = s.players.get(who)
     if player is not None:
         player.discard += played
     if s.turn is not None:
         s.turn.played = max(0, s.turn.played - played)
+
+
+def name(who: str) -> str:
+    """A players key as the game says it: ``the Dark Arts``, ``Gryffindor``."""
+    return "the Dark Arts" if who == DARK_ARTS else who.capitalize()
 
 
 def _cause_words(cause: str) -> str:
@@ -464,34 +498,35 @@ def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None)
     from rulesref.games.houses_vs_dark_arts import path
 
     player = s.players.get(house)
+    who = name(house)
     discard = wanted if wanted is not None else (player.hand if player is not None else 0)
     if player is not None and discard > player.hand:
         return refuse(
-            s, trail, "replenish.house-discard", f"{house} holds {player.hand} card(s) and cannot discard {discard}."
+            s, trail, "replenish.house-discard", f"{who} holds {player.hand} card(s) and cannot discard {discard}."
         )
     # replenish.house-order: discard, draw, revive, advance, in that order
     trail.rule(
         "replenish.house-order",
-        f"{house} Replenishes: discard if they wish, draw up to five, revive "
+        f"{who} Replenishes: discard if they wish, draw up to five, revive "
         "their own stunned pawns, then advance the Dark Arts Marker 1 space.",
     )
     # replenish.house-discard: optional, any number
     if discard:
-        trail.rule("replenish.house-discard", f"{house} discards {discard} card(s) by choice.")
+        trail.rule("replenish.house-discard", f"{who} discards {discard} card(s) by choice.")
         if player is not None:
             player.hand, player.discard = player.hand - discard, player.discard + discard
     else:
-        trail.rule("replenish.house-discard", f"{house} discards nothing: the discard is optional.")
+        trail.rule("replenish.house-discard", f"{who} discards nothing: the discard is optional.")
     draw_to_five(s, trail, house, "replenish")
     revived = _revive(s, lambda p: p.side == HOUSE and p.house == house)
     others = [p.id for p in s.pawns.values() if p.stunned and p.side == HOUSE]
     rest = f"; other houses' stunned pawns stay stunned ({', '.join(others)})" if others else ""
-    trail.rule("replenish.house-order", f"{house} revives their own stunned pawns: {_names(revived)}{rest}.")
+    trail.rule("replenish.house-order", f"{who} revives their own stunned pawns: {_names(revived)}{rest}.")
     trail.rule("replenish.house-advance", "Last step: the Dark Arts Marker advances 1 space.")
     path.advance(s, trail, 1, "replenish")
     marker = f"; Marker on space {s.path.marker}" if s.path is not None else ""
     return Outcome(
-        Verdict.LEGAL, f"{house} Replenish: {_hand(s, house)}; revived {_names(revived)}{marker}.", s.to_state()
+        Verdict.LEGAL, f"{who} Replenish: {_hand(s, house)}; revived {_names(revived)}{marker}.", s.to_state()
     )
 
 
@@ -530,15 +565,17 @@ def learn(s: Situation, trail: Trail) -> Outcome:
     refused = may_act(s, trail, "Learn")
     if refused is not None:
         return refused
-    trail.rule("action.learn-house-only", f"{turn.house} is a House player, so Learn is one of their actions.")
-    option = trail.interpret("learn", f"{turn.house} Learns: one card is taken from the Library.")
+    trail.rule("action.learn-house-only", f"{name(turn.who)} is a House player, so Learn is one of their actions.")
+    option = trail.choice("learn")
+    goes = "hand" if option == "card-to-hand" else "discard pile"
+    trail.interpret("learn", f"{name(turn.who)} Learns: one card is taken from the Library into their {goes}.")
     player = s.players.get(turn.who)
     if player is not None:
         if option == "card-to-hand":
             player.hand += 1
         else:
             player.discard += 1
-    return Outcome(Verdict.LEGAL, f"{turn.house} Learns (reading learn={option}).", s.to_state())
+    return Outcome(Verdict.LEGAL, f"{name(turn.who)} Learns (reading learn={option}).", s.to_state())
 
 
 def deploy(s: Situation, trail: Trail, pawn: str) -> str:
@@ -549,7 +586,16 @@ def deploy(s: Situation, trail: Trail, pawn: str) -> str:
 def another_turn(s: Situation, trail: Trail) -> bool:
     """An another-turn bonus is earned: whether it gives a further turn (False: it does not)."""
     if s.turn is not None and s.turn.extra:
-        option = trail.interpret("another-turn", "The bonus is earned during an extra turn.")
+        option = trail.choice("another-turn")
+        trail.interpret(
+            "another-turn",
+            "The bonus is earned during an extra turn: "
+            + (
+                "it gives yet another turn."
+                if option == "full-turn"
+                else "extra turns do not chain, so no further turn."
+            ),
+        )
         return option != "no-chain"
     trail.interpret("another-turn", "The bonus gives the player a full extra turn after this one.")
     return True

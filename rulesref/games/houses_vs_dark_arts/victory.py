@@ -11,6 +11,7 @@
   (everyone draws up to five), or ends it in a draw, or a Dark Arts win. Always legal; the
   state says ``result``.
 * ``turn-end``: the end of the turn: cards played this turn are discarded.
+* ``{effect: orange}``: may an effect of that colour be used now? legal = unlocked.
 
 Every check adds ``result`` to the state: ``dark-arts``, ``houses``, ``draw`` or ``none``.
 """
@@ -19,7 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, HOUSE, cleanup, need_turn
+from rulesref.games.houses_vs_dark_arts.path import COLOURS, unlocked
+from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, HOUSE, cleanup, name, need_turn
 from rulesref.referee import Outcome, Trail
 from rulesref.ruling import Verdict
 
@@ -38,6 +40,8 @@ _WHEN = {
 
 def check(s: Situation, trail: Trail) -> Outcome:
     kind, who = _read_check(s)
+    if kind == "effect":
+        return _effect(s, trail, who)
     if kind == "victory" and who != DARK_ARTS:
         return _house_victory(s, trail, who)
     if kind == "victory":
@@ -50,7 +54,7 @@ def check(s: Situation, trail: Trail) -> Outcome:
         turn = need_turn(s, "check: turn-end")
         cleanup(s, trail, turn.who, turn.played)
         return Outcome(
-            Verdict.LEGAL, f"The {turn.played} played card(s) go to {turn.who}'s discard pile.", s.to_state()
+            Verdict.LEGAL, f"The {turn.played} played card(s) go to {name(turn.who)}'s discard pile.", s.to_state()
         )
     result = _end(s, trail)
     s.facts["result"] = result
@@ -72,12 +76,23 @@ def _read_check(s: Situation) -> tuple[str, str]:
                 where, f"unknown check {body!r}", hint=did_you_mean(body, CHECKS) or f"checks: {', '.join(CHECKS)}"
             )
         return body, DARK_ARTS
+    if isinstance(body, dict) and list(body) == ["effect"]:
+        colour = body["effect"]
+        if colour not in COLOURS:
+            raise s.doc.error((*where, "effect"), f"expected an effect colour: {', '.join(COLOURS)}, got {colour!r}")
+        return "effect", str(colour)
     if isinstance(body, dict) and list(body) == ["victory"]:
         who = body["victory"]
         if who in (DARK_ARTS, HOUSE, "houses") or who in s.houses:
             return "victory", str(who)
         raise s.doc.error((*where, "victory"), f"whose victory? dark-arts, house, or a house in play; got {who!r}")
-    raise s.doc.error(where, f"expected one of: {', '.join(CHECKS)}, or {{victory: house}}")
+    raise s.doc.error(where, f"expected one of: {', '.join(CHECKS)}, {{victory: house}} or {{effect: orange}}")
+
+
+def _effect(s: Situation, trail: Trail, colour: str) -> Outcome:
+    if unlocked(s, trail, colour):
+        return Outcome(Verdict.LEGAL, f"{colour.capitalize()} effects may be used now.", s.to_state())
+    return Outcome(Verdict.ILLEGAL, f"{colour.capitalize()} effects are not unlocked yet.", s.to_state())
 
 
 # --- the Dark Arts win ------------------------------------------------------------------------
@@ -136,13 +151,18 @@ def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
         trail.rule("victory.dark-arts", "The Dark Arts holds all 3 Progress Tokens.")
         return held
     # open.progress-tokens: how tokens are gained is not in the known pages
-    option = trail.interpret("progress-tokens", f"The Dark Arts is stated to hold {held} of 3 Progress Tokens.")
+    option = trail.choice("progress-tokens")
     if option == "with-location-card" and has_card:
-        trail.rule(
-            "victory.dark-arts",
-            "Under this reading the location card brings the final Progress Token: the Dark Arts holds all 3.",
+        trail.interpret(
+            "progress-tokens",
+            f"The Dark Arts is stated to hold {held} of 3 Progress Tokens, but it has taken the location card, "
+            "which brings the final token with it: it holds all 3.",
         )
         return 3
+    trail.interpret(
+        "progress-tokens",
+        f"The Dark Arts holds {held} of 3 Progress Tokens, as stated; the referee adds none of its own.",
+    )
     return held
 
 
@@ -233,14 +253,21 @@ def _pawns_at_location(s: Situation, trail: Trail) -> int:
     stunned = [p.id for p in dark if p.stunned]
     if stunned:
         # open.location-stunned: does a stunned pawn count at the location?
-        option = trail.interpret("stunned-at-location", f"Stunned Dark Arts pawns there: {', '.join(stunned)}.")
+        option = trail.choice("stunned-at-location")
+        trail.interpret(
+            "stunned-at-location",
+            f"Stunned Dark Arts pawns at the location ({', '.join(stunned)}) "
+            + ("still stand there, so they count." if option == "count" else "do not count."),
+        )
         if option == "not-count":
             dark = [p for p in dark if not p.stunned]
     if len(spaces) > 1 and len({p.at for p in dark}) > 1:
         # open.location-card: is the location an area or one space?
-        option = trail.interpret(
+        option = trail.choice("location-area")
+        trail.interpret(
             "location-area",
-            f"The location is an area ({', '.join(spaces)}) and the Dark Arts pawns there stand on different spaces.",
+            f"The location is an area ({', '.join(spaces)}) and the Dark Arts pawns there stand on different spaces: "
+            + ("all of them count as together." if option == "whole-area" else "only pawns sharing one space count."),
         )
         if option == "one-space":
             by_space: dict[str, int] = {}
@@ -260,10 +287,11 @@ def _pawns_at_location(s: Situation, trail: Trail) -> int:
 
 def _house_victory(s: Situation, trail: Trail, who: str) -> Outcome:
     # open.house-victory: the House condition is missing from the known pages
-    option = trail.interpret(
+    option = trail.choice("house-victory")
+    trail.interpret(
         "house-victory",
-        f"Whether {who if who in s.houses else 'the Houses'} have won: the "
-        "House victory condition is not in the known pages.",
+        f"Whether {who.capitalize() if who in s.houses else 'the Houses'} have won: the House victory condition is "
+        "not in the known pages; the table " + ("agrees it is met." if option == "met" else "agrees it is not met."),
         clause="open.house-victory",
     )
     if option == "met":
@@ -282,6 +310,8 @@ def _end(s: Situation, trail: Trail) -> str:
 
     track = s.path
     phase = s.turn.phase if s.turn is not None else "normal"
+    if s.turn is not None and s.turn.final_hands_out is not None:
+        phase = "last-hands"  # only the last-hand phase has final hands
     if s.players.get(DARK_ARTS) is not None and _location_given(s) and dark_arts_won(s, trail):
         return "dark-arts"
     if phase != "last-hands":
@@ -326,13 +356,21 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
         )
         return turn.final_hands_out
     # open.last-hand: when exactly the final hands have run out
-    option = trail.interpret(
-        "last-hand-end", "The scenario does not say whether the final hands have run out.", clause="open.last-hand"
+    option = trail.choice("last-hand-end")
+    trail.interpret(
+        "last-hand-end",
+        "The scenario does not say whether the final hands have run out: "
+        + (
+            "they have once every hand is empty."
+            if option == "hands-empty"
+            else "they run out after one more round, which the table has not said is over."
+        ),
+        clause="open.last-hand",
     )
     if option == "one-more-round" or not s.players:
         return False
     empty = all(p.hand == 0 for p in s.players.values())
-    left = ", ".join(f"{w} {p.hand}" for w, p in s.players.items() if p.hand)
+    left = ", ".join(f"{name(w)} {p.hand}" for w, p in s.players.items() if p.hand)
     trail.rule("victory.draw-game", "Every hand is empty." if empty else f"Cards still in hand: {left}.")
     return empty
 
