@@ -258,7 +258,7 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
     option = trail.choice("turn-order")
     trail.interpret(
         "turn-order",
-        f"{name(turn.who)} has already taken an action this turn: "
+        f"{cap_name(turn.who)} has already taken an action this turn: "
         + (
             "a House player, like the Dark Arts, takes one action a turn."
             if option == "one-action"
@@ -268,7 +268,7 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
     if option == "one-action":
         return Outcome(
             Verdict.ILLEGAL,
-            f"{name(turn.who)} has already taken this turn's one action; "
+            f"{cap_name(turn.who)} has already taken this turn's one action; "
             f"{action} is not allowed (reading turn-order=one-action).",
             s.to_state(),
         )
@@ -295,7 +295,7 @@ def may_explore(s: Situation, trail: Trail) -> Outcome | None:
     several = trail.choice("house-explore") == "several-cards"
     trail.interpret(
         "house-explore",
-        f"{name(s.turn.who)} Explores: "
+        f"{cap_name(s.turn.who)} Explores: "
         + ("one or more cards are" if several else "one card is")
         + " played for movement, an unlocked effect, or both, as in the Dark Arts Explore.",
     )
@@ -312,7 +312,7 @@ def play_card(s: Situation, trail: Trail, who: str) -> Outcome | None:
             s,
             trail,
             "action.dark-arts-explore" if who == DARK_ARTS else "open.house-explore",
-            f"{name(who)} has no card in hand to play.",
+            f"{cap_name(who)} has no card in hand to play.",
         )
     player.hand -= 1
     if s.turn is not None:
@@ -330,7 +330,7 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     ``bonus`` (those never advance the Marker; the step says so). Returns the cards drawn,
     which is fewer than ``n`` only when deck and discard pile both run dry.
     """
-    who_name = name(who)
+    who_name = cap_name(who)
     if cause in NO_ADVANCE_CAUSES:
         # draw.no-advance: these draws leave the Dark Arts Marker where it is
         trail.rule("draw.no-advance", f"Drawing because of {_cause_words(cause)} does not move the Dark Arts Marker.")
@@ -371,22 +371,24 @@ def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
     """Draw up to a hand of five (draw.to-five); a hand of five or more draws nothing."""
     player = s.players.get(who)
     if player is None:
-        trail.rule("draw.to-five", f"{name(who)} draws until the hand holds {HAND_TARGET} cards in total.")
+        trail.rule("draw.to-five", f"{cap_name(who)} draws until the hand holds {HAND_TARGET} cards in total.")
         return
     need = HAND_TARGET - player.hand
     if need > 0:
-        trail.rule("draw.to-five", f"{name(who)} holds {player.hand} card(s), so draws {need} to reach {HAND_TARGET}.")
+        trail.rule(
+            "draw.to-five", f"{cap_name(who)} holds {player.hand} card(s), so draws {need} to reach {HAND_TARGET}."
+        )
         draw(s, trail, who, need, cause)
         return
     trail.rule(
-        "draw.to-five", f"{name(who)} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing."
+        "draw.to-five", f"{cap_name(who)} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing."
     )
     if player.hand > HAND_TARGET:
         # open.hand-limit: is there a maximum hand size?
         option = trail.choice("hand-limit")
         trail.interpret(
             "hand-limit",
-            f"{name(who)} holds more than {HAND_TARGET}: "
+            f"{cap_name(who)} holds more than {HAND_TARGET}: "
             + (
                 "no hand limit applies, so all are kept."
                 if option == "no-limit"
@@ -415,6 +417,11 @@ def cleanup(s: Situation, trail: Trail, who: str, played: int) -> None:
 def name(who: str) -> str:
     """A players key as the game says it: ``the Dark Arts``, ``Gryffindor``."""
     return "the Dark Arts" if who == DARK_ARTS else who.capitalize()
+
+
+def cap_name(who: str) -> str:
+    """name() at the start of a sentence."""
+    return "The Dark Arts" if who == DARK_ARTS else who.capitalize()
 
 
 def _cause_words(cause: str) -> str:
@@ -565,17 +572,17 @@ def learn(s: Situation, trail: Trail) -> Outcome:
     refused = may_act(s, trail, "Learn")
     if refused is not None:
         return refused
-    trail.rule("action.learn-house-only", f"{name(turn.who)} is a House player, so Learn is one of their actions.")
+    trail.rule("action.learn-house-only", f"{cap_name(turn.who)} is a House player, so Learn is one of their actions.")
     option = trail.choice("learn")
     goes = "hand" if option == "card-to-hand" else "discard pile"
-    trail.interpret("learn", f"{name(turn.who)} Learns: one card is taken from the Library into their {goes}.")
+    trail.interpret("learn", f"{cap_name(turn.who)} Learns: one card is taken from the Library into their {goes}.")
     player = s.players.get(turn.who)
     if player is not None:
         if option == "card-to-hand":
             player.hand += 1
         else:
             player.discard += 1
-    return Outcome(Verdict.LEGAL, f"{name(turn.who)} Learns (reading learn={option}).", s.to_state())
+    return Outcome(Verdict.LEGAL, f"{cap_name(turn.who)} Learns (reading learn={option}).", s.to_state())
 
 
 def deploy(s: Situation, trail: Trail, pawn: str) -> str:

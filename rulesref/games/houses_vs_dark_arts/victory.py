@@ -45,24 +45,25 @@ def check(s: Situation, trail: Trail) -> Outcome:
     if kind == "victory" and who != DARK_ARTS:
         return _house_victory(s, trail, who)
     if kind == "victory":
-        won = dark_arts_won(s, trail)
+        won, missing = dark_arts_won(s, trail)
         s.facts["result"] = "dark-arts" if won else "none"
         if won:
             return Outcome(Verdict.LEGAL, "The Dark Arts has won.", s.to_state())
-        return Outcome(Verdict.ILLEGAL, "The Dark Arts has not won: " + s.facts.pop("missing", "") + ".", s.to_state())
+        return Outcome(Verdict.ILLEGAL, f"The Dark Arts has not won: {missing}.", s.to_state())
     if kind == "turn-end":
         turn = need_turn(s, "check: turn-end")
-        cleanup(s, trail, turn.who, turn.played)
-        return Outcome(
-            Verdict.LEGAL, f"The {turn.played} played card(s) go to {name(turn.who)}'s discard pile.", s.to_state()
-        )
+        played = turn.played
+        cleanup(s, trail, turn.who, played)
+        whose = name(turn.who) + ("'" if turn.who == DARK_ARTS else "'s")
+        return Outcome(Verdict.LEGAL, f"The {played} played card(s) go to {whose} discard pile.", s.to_state())
     result = _end(s, trail)
     s.facts["result"] = result
     if kind == "draw":
         if result == "draw":
             return Outcome(Verdict.LEGAL, "The game is a draw.", s.to_state())
         return Outcome(Verdict.ILLEGAL, f"The game is not a draw ({_result_words(result)}).", s.to_state())
-    return Outcome(Verdict.LEGAL, _result_words(result).capitalize() + ".", s.to_state())
+    words = _result_words(result)
+    return Outcome(Verdict.LEGAL, words[:1].upper() + words[1:] + ".", s.to_state())
 
 
 def _read_check(s: Situation) -> tuple[str, str]:
@@ -98,8 +99,12 @@ def _effect(s: Situation, trail: Trail, colour: str) -> Outcome:
 # --- the Dark Arts win ------------------------------------------------------------------------
 
 
-def dark_arts_won(s: Situation, trail: Trail) -> bool:
-    """All 3 Progress Tokens and the required pawns together at the location, at once."""
+def dark_arts_won(s: Situation, trail: Trail) -> tuple[bool, str]:
+    """All 3 Progress Tokens and the required pawns together at the location, at once.
+
+    Returns whether it has won and, if not, what is missing. ``board.location`` is needed
+    only when the pawns could decide it (tokens complete and the location card taken).
+    """
     da = s.players.get(DARK_ARTS)
     if da is None:
         raise s.doc.error(
@@ -114,22 +119,22 @@ def dark_arts_won(s: Situation, trail: Trail) -> bool:
     _not_alone(s, trail)
     tokens = _tokens(s, trail, da.progress, da.location_card is not None)
     need = _required(s, trail, da.location_card)
-    have = _pawns_at_location(s, trail) if need is not None else 0
+    counted = need is not None and (tokens == 3 or _location(s, required=False) is not None)
+    have = _pawns_at_location(s, trail) if counted else 0
     missing = []
     if tokens < 3:
         missing.append(f"it holds {tokens} of 3 Progress Tokens")
     if need is None:
         missing.append("the location card has not been taken")
-    elif have < need:
-        missing.append(f"{have} of the {need} pawns needed are together at the location")
+    elif counted and have < need:
+        missing.append(f"{have} of the {need} pawn(s) needed {'is' if have == 1 else 'are'} at the location")
     if missing:
-        s.facts["missing"] = "; ".join(missing)
         trail.rule("victory.dark-arts", "Not met: " + "; ".join(missing) + ".")
-        return False
+        return False, "; ".join(missing)
     trail.rule(
         "victory.dark-arts", f"Met: 3 Progress Tokens and {have} pawn(s) together at the location ({need} needed)."
     )
-    return True
+    return True, ""
 
 
 def _not_alone(s: Situation, trail: Trail) -> None:
@@ -233,9 +238,14 @@ def _later(track: Any, when: str) -> bool:
     return at is not None and track.marker > at
 
 
-def _location(s: Situation) -> list[str]:
-    board = s.doc.data.get("board")
-    raw = board.get("location") if isinstance(board, dict) else None
+def _location(s: Situation, required: bool = True) -> list[str] | None:
+    """The assigned location's spaces (a list for an area), from ``board.location``."""
+    raw = getattr(s.board, "location", None)
+    if raw is None:
+        board = s.doc.data.get("board")
+        raw = board.get("location") if isinstance(board, dict) else None
+    if raw is None and not required:
+        return None
     if raw is None:
         raise s.doc.error(
             ("board",),
@@ -248,7 +258,7 @@ def _location(s: Situation) -> list[str]:
 
 
 def _pawns_at_location(s: Situation, trail: Trail) -> int:
-    spaces = _location(s)
+    spaces = _location(s) or []
     dark = [p for p in s.pawns.values() if p.side == DARK_ARTS and p.at in spaces]
     stunned = [p.id for p in dark if p.stunned]
     if stunned:
@@ -312,7 +322,7 @@ def _end(s: Situation, trail: Trail) -> str:
     phase = s.turn.phase if s.turn is not None else "normal"
     if s.turn is not None and s.turn.final_hands_out is not None:
         phase = "last-hands"  # only the last-hand phase has final hands
-    if s.players.get(DARK_ARTS) is not None and _location_given(s) and dark_arts_won(s, trail):
+    if s.players.get(DARK_ARTS) is not None and dark_arts_won(s, trail)[0]:
         return "dark-arts"
     if phase != "last-hands":
         if track is None:
@@ -340,11 +350,6 @@ def _end(s: Situation, trail: Trail) -> str:
         "game is a draw (no House win is claimed here; see open.house-victory).",
     )
     return "draw"
-
-
-def _location_given(s: Situation) -> bool:
-    board = s.doc.data.get("board")
-    return isinstance(board, dict) and board.get("location") is not None
 
 
 def _final_hands_out(s: Situation, trail: Trail) -> bool:
