@@ -1,0 +1,321 @@
+"""The lookup index: text analysis, and the plain-data index `ask` ranks against.
+
+Everything here is plain data (dicts, lists, tuples, str, int, float) so the built index
+can be cached with ``marshal`` and loaded without yaml or the corpus loader (cache.py).
+
+Analysis turns text into *terms*: lowercase words, table spellings normalised ("thru"),
+glossary phrases replaced by one concept term (``=dark arts`` for "DA", "death eater",
+"Dark Arts"), the other words stemmed, and function words dropped. Clauses and
+questions go through the same analysis, so slang and canonical wording meet.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulesref.corpus import Game
+
+FORMAT = 1
+"""Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
+
+_APOSTROPHE = re.compile(r"['’`]")
+_WORD = re.compile(r"[a-z0-9]+")
+
+# Chat spellings of ordinary English words (not game terms: those live in glossary.yaml).
+CHAT = {
+    "thru": "through",
+    "tho": "though",
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "y": "why",
+    "wat": "what",
+    "wut": "what",
+    "pls": "please",
+    "plz": "please",
+    "cuz": "because",
+    "coz": "because",
+    "bc": "because",
+    "b4": "before",
+    "ppl": "people",
+    "gonna": "going",
+    "wanna": "want",
+    "w": "with",
+    "wo": "without",
+    "whats": "what",
+    "cant": "cannot",
+    "1st": "first",
+    "2nd": "second",
+    "3rd": "third",
+    "ya": "you",
+    "smth": "something",
+    "sth": "something",
+    "nd": "and",
+    "n": "and",
+    "aint": "not",
+    "oppo": "opponent",
+}
+
+# Function words: they carry no rule content, and question phrasing is full of them.
+_STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he him his she her it its they them
+    their theirs this that these those is are was were be been being am do does did doing done have
+    has had having can could may might must shall should will would to of in on at by for with from
+    into onto about as so if whom whose there here just also too
+    very really like actually ok okay yes yeah yep hey hi guys please thanks thank im ive id ill
+    youre theyre dont doesnt didnt isnt arent wasnt cannot wont wouldnt couldnt shouldnt not no
+    and but than any some such get got go goes going gets want wants need needs let lets
+    allowed allow legal able possible happen happens happened rule rules ruling rulebook question
+    say says said mean means meaning ones thing things way still even again right wrong
+    true false exactly because though something anything everything someone anyone everyone
+    people person player players friend friends never whos whats hows wheres whens thats theres
+    hes shes its lets heres"""
+STOP = frozenset(_STOP_WORDS.split())
+
+K1 = 1.2
+FIELDS: dict[str, tuple[float, float]] = {
+    # field: (weight, length normalisation b)
+    "title": (3.0, 0.5),
+    "asks": (2.0, 0.75),
+    "tags": (1.5, 0.3),
+    "claims": (1.5, 0.75),
+    "text": (1.0, 0.75),
+    "corrections": (0.5, 0.75),
+}
+IMPLIED = 0.5
+"""Query weight of a concept implied by a longer one (``=dark arts`` inside ``=dark arts pawn``)."""
+PART = 0.3
+"""Query weight of a word inside a glossary phrase ("protected" in "Protected Area")."""
+
+
+@lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """A light suffix stemmer: plurals, -ing, -ed, -ly, -ment, a final e, doubled consonants."""
+    w = word
+    if len(w) <= 3 or w.isdigit():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ingly", "edly", "ing", "ed", "ly", "ment"):
+        if w.endswith(suffix) and _has_vowel(w[: -len(suffix)]) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1].isalpha():
+        w = w[:-1]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 3 and w.endswith("y") and not _has_vowel(w[-2]):
+        w = w[:-1] + "i"
+    return w
+
+
+def _has_vowel(text: str) -> bool:
+    return any(ch in "aeiouy" for ch in text)
+
+
+def words(text: str) -> list[str]:
+    """Lowercase words, apostrophes dropped ("ko'd" -> "kod"), chat spellings normalised."""
+    out: list[str] = []
+    for w in _WORD.findall(_APOSTROPHE.sub("", text.lower())):
+        out.extend(CHAT.get(w, w).split())
+    return out
+
+
+def concept(term: str) -> str:
+    """The single term a glossary entry becomes: ``=`` and its canonical words."""
+    return "=" + " ".join(words(term))
+
+
+# --- the glossary as phrases --------------------------------------------------------
+
+
+def glossary_phrases(glossary: Iterable[tuple[str, Sequence[str]]]) -> dict[str, list[str]]:
+    """Stemmed phrase -> the concepts it stands for (its own first, then implied ones)."""
+    table: dict[str, list[str]] = {}
+    entries = [(t, [t, *syns]) for t, syns in glossary]
+    canon = {_phrase_key(t): concept(t) for t, _ in entries}
+    for term, names in entries:
+        own = concept(term)
+        implied = [c for key, c in canon.items() if c != own and _contains(_phrase_key(term), key)]
+        for name in names:
+            key = _phrase_key(name)
+            if key and key not in table:  # the first entry to claim a phrase keeps it
+                table[key] = [own, *implied]
+    return table
+
+
+def _phrase_key(text: str) -> str:
+    return " ".join(stem(w) for w in words(text))
+
+
+def _contains(phrase: str, part: str) -> bool:
+    return f" {part} " in f" {phrase} "
+
+
+# --- analysis -----------------------------------------------------------------------
+
+
+def analyse(tokens: Sequence[str], phrases: dict[str, list[str]], longest: int) -> list[tuple[str, float]]:
+    """Terms with query weights: glossary phrases (longest first) become concepts.
+
+    A phrase also yields the concepts it implies and its own content words (at lower
+    weights), so "protected zone" still meets the words of "Protected Area".
+    """
+    stems = [stem(t) for t in tokens]
+    out: list[tuple[str, float]] = []
+    i = 0
+    while i < len(stems):
+        for n in range(min(longest, len(stems) - i), 0, -1):
+            hit = phrases.get(" ".join(stems[i : i + n]))
+            if hit is not None and not (n == 1 and tokens[i] in STOP):
+                out.append((hit[0], 1.0))
+                out.extend((c, IMPLIED) for c in hit[1:])
+                out.extend((s, PART) for s, t in zip(stems[i : i + n], tokens[i : i + n], strict=True) if t not in STOP)
+                i += n
+                break
+        else:
+            if tokens[i] not in STOP:
+                out.append((stems[i], 1.0))
+            i += 1
+    return out
+
+
+def terms_of(text: str, phrases: dict[str, list[str]], longest: int) -> list[str]:
+    """The terms of a piece of clause text (every concept counts once per mention)."""
+    return [t for t, _ in analyse(words(text), phrases, longest)]
+
+
+# --- building -----------------------------------------------------------------------
+
+
+def clause_record(c: Any) -> dict[str, Any]:
+    """A Clause as plain data; lookup turns it back into a Clause for the hits it returns."""
+    return {
+        "id": c.id,
+        "game": c.game,
+        "title": c.title,
+        "text": c.text,
+        "pages": list(c.pages),
+        "kind": c.kind,
+        "tags": list(c.tags),
+        "asks": list(c.asks),
+        "see": list(c.see),
+        "misreadings": [[m.claim, m.correction] for m in c.misreadings],
+        "page_note": c.page_note,
+        "file": c.file,
+        "line": c.line,
+    }
+
+
+def build_game(game: Game) -> dict[str, Any]:
+    """The index of one rule pack."""
+    records = [clause_record(c) for c in game.clauses.values()]
+    phrases = glossary_phrases((t.term, t.synonyms) for t in game.glossary)
+    longest = max((k.count(" ") + 1 for k in phrases), default=1)
+    fields = [_fields(r, phrases, longest) for r in records]
+    postings = _postings(fields)
+    vocab: dict[str, int] = {}
+    for r in records:
+        for text in _texts(r):
+            for w in words(text):
+                vocab[w] = vocab.get(w, 0) + 1
+    for t in game.glossary:
+        for w in words(" ".join((t.term, *t.synonyms))):
+            vocab[w] = vocab.get(w, 0) + 1
+    return {
+        "id": game.id,
+        "title": game.title,
+        "aliases": list(game.aliases),
+        "names": _name_words(game, postings, phrases),
+        "clauses": records,
+        "phrases": phrases,
+        "longest": longest,
+        "postings": postings,
+        "n": len(records),
+        "vocab": vocab,
+        "lines": _lines(records, phrases, longest, postings),
+    }
+
+
+def _texts(r: dict[str, Any]) -> list[str]:
+    return [r["title"], r["text"], *r["asks"], *r["tags"], *(p for m in r["misreadings"] for p in m)]
+
+
+def _fields(r: dict[str, Any], phrases: dict[str, list[str]], longest: int) -> dict[str, list[str]]:
+    def terms(texts: Iterable[str]) -> list[str]:
+        return [t for text in texts for t in terms_of(text, phrases, longest)]
+
+    return {
+        "title": terms([r["title"]]),
+        "asks": terms(r["asks"]),
+        "tags": terms(t.replace("-", " ") for t in r["tags"]),
+        "claims": terms(m[0] for m in r["misreadings"]),
+        "text": terms([r["text"]]),
+        "corrections": terms(m[1] for m in r["misreadings"]),
+    }
+
+
+def _postings(fields: list[dict[str, list[str]]]) -> dict[str, list[list[float]]]:
+    """term -> [[clause index, saturated BM25F weight in 0..1], ...] plus the term's idf."""
+    n = len(fields)
+    avg = {f: (sum(len(d[f]) for d in fields) / n if n else 0.0) or 1.0 for f in FIELDS}
+    acc: dict[str, dict[int, float]] = {}
+    for i, d in enumerate(fields):
+        for f, (weight, b) in FIELDS.items():
+            norm = 1 - b + b * len(d[f]) / avg[f]
+            for term in d[f]:
+                slot = acc.setdefault(term, {})
+                slot[i] = slot.get(i, 0.0) + weight / norm
+    out: dict[str, list[list[float]]] = {}
+    for term, docs in acc.items():
+        idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+        row: list[list[float]] = [[idf, float(len(docs))]]
+        row += [[float(i), tf / (K1 + tf)] for i, tf in sorted(docs.items())]
+        out[term] = row
+    return out
+
+
+def _lines(
+    records: list[dict[str, Any]], phrases: dict[str, list[str]], longest: int, postings: dict[str, list[list[float]]]
+) -> dict[str, Any]:
+    """Each question-like line of a clause (title, asks, misreading claims): who it is, its
+    idf-weighted length, and an inverted list term -> lines, for cosine similarity."""
+    owners: list[list[Any]] = []
+    norms: list[float] = []
+    inverted: dict[str, list[int]] = {}
+    for i, r in enumerate(records):
+        for kind, texts in (("title", [r["title"]]), ("ask", r["asks"]), ("claim", [m[0] for m in r["misreadings"]])):
+            for j, text in enumerate(texts):
+                terms = _weighted(text, phrases, longest)
+                if not terms:
+                    continue
+                n = len(owners)
+                owners.append([i, kind, j])
+                norms.append(math.sqrt(sum((w * postings[t][0][0]) ** 2 for t, w in terms.items())))
+                for t in terms:
+                    inverted.setdefault(t, []).append(n)
+    return {"owners": owners, "norms": norms, "inverted": inverted}
+
+
+def _weighted(text: str, phrases: dict[str, list[str]], longest: int) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for t, w in analyse(words(text), phrases, longest):
+        out[t] = max(w, out.get(t, 0.0))
+    return out
+
+
+def _name_words(game: Game, postings: dict[str, list[list[float]]], phrases: dict[str, list[str]]) -> list[str]:
+    """Words naming the game (title, aliases) that at most one clause uses: they only pick the game."""
+    names = {w for text in (game.title, game.id, *game.aliases) for w in words(text.replace("-", " "))}
+    names |= {a.replace("-", "") for a in game.aliases}
+    in_glossary = {w for key in phrases for w in key.split()}
+    rare = {w for w in names if len(postings.get(stem(w), [])) <= 2 and stem(w) not in in_glossary}
+    return sorted(w for w in rare if w not in STOP and len(w) > 2 and not w.isdigit())
