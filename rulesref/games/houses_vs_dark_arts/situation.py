@@ -1,11 +1,14 @@
 """The scenario read into a Situation, and the action dispatched to the module that rules on it.
 
 The Situation is mutable on purpose: the engine applies an action to it step by step,
-and ``to_state`` gives the resulting state in the scenario's own shape.
+and ``to_state`` gives the resulting state in the scenario's own shape. What an Explore
+plays and moves (card, moves, choices) is read here too, so the rule modules only rule.
 """
 
 from __future__ import annotations
 
+import enum
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +18,7 @@ from rulesref.games.houses_vs_dark_arts import path as path_mod
 from rulesref.games.houses_vs_dark_arts import turns as turns_mod
 from rulesref.referee import Outcome, Trail
 from rulesref.scenario import Scenario
-from rulesref.source import Loaded
+from rulesref.source import Loaded, PathKey
 
 SITUATION_KEYS = ("board", "houses", "pawns", "path", "players", "turn", "action")
 ACTIONS = ("explore", "replenish", "learn", "advance", "check")
@@ -60,6 +63,8 @@ class Situation:
     """The action's own mapping (or value), read by the module that rules on it."""
     facts: dict[str, Any] = field(default_factory=dict)
     """What the action produced beyond positions (bonus taken, cards acquired...), for the state."""
+    told: list[str] = field(default_factory=list)
+    """What happened, in short phrases, for the ruling's summary (not part of the state)."""
 
     def to_state(self) -> dict[str, Any]:
         state: dict[str, Any] = {"pawns": {p.id: p.to_state() for p in self.pawns.values()}}
@@ -72,13 +77,19 @@ class Situation:
         state.update(self.facts)
         return state
 
+    def at(self, space: str, *, but: str | None = None) -> list[Pawn]:
+        """The pawns standing on a space (the one named ``but`` left out)."""
+        return [p for p in self.pawns.values() if p.at == space and p.id != but]
+
 
 def read_situation(scenario: Scenario) -> Situation:
     """Read and validate the situation; ScenarioError names file, line and field."""
     doc = scenario.doc
     board = board_mod.read_board(doc)
-    houses = _read_houses(doc)
-    pawns = board_mod.read_pawns(doc, board, houses)
+    listed = _read_houses(doc)
+    pawns = board_mod.read_pawns(doc, board, listed)
+    # without a houses list, the houses in play are those of the House pawns
+    houses = listed if listed is not None else list(dict.fromkeys(p.house for p in pawns.values() if p.house))
     action, body = _read_action(doc)
     return Situation(
         doc=doc,
@@ -93,13 +104,16 @@ def read_situation(scenario: Scenario) -> Situation:
     )
 
 
-def _read_houses(doc: Loaded) -> list[str]:
-    raw = doc.data.get("houses", [])
+def _read_houses(doc: Loaded) -> list[str] | None:
+    if doc.data.get("houses") is None:
+        return None
+    raw = doc.data["houses"]
     if not isinstance(raw, list) or not all(isinstance(h, str) and h.strip() for h in raw):
         raise doc.error(("houses",), "expected a list of house names, e.g. [gryffindor, slytherin]")
-    if len(set(raw)) != len(raw):
+    houses = [h.strip().lower() for h in raw]
+    if len(set(houses)) != len(houses):
         raise doc.error(("houses",), "a house is listed twice")
-    return [h.strip().lower() for h in raw]
+    return houses
 
 
 def _read_action(doc: Loaded) -> tuple[str, Any]:
@@ -108,7 +122,7 @@ def _read_action(doc: Loaded) -> tuple[str, Any]:
         raw = {raw: {}}
     if not isinstance(raw, dict) or len(raw) != 1:
         raise doc.error(("action",), f"expected exactly one action: {', '.join(ACTIONS)}")
-    (kind, body), = raw.items()
+    ((kind, body),) = raw.items()
     if kind not in ACTIONS:
         raise doc.error(("action", kind), f"unknown action {kind!r}", key=True, hint=did_you_mean(str(kind), ACTIONS))
     return str(kind), body
@@ -126,3 +140,274 @@ def act(s: Situation, trail: Trail) -> Outcome:
         "check": victory.check,
     }
     return handlers[s.action](s, trail)
+
+
+class Illegal(Exception):
+    """A rule forbids the action: it is refused and the situation stays as it was."""
+
+    def __init__(self, summary: str) -> None:
+        super().__init__(summary)
+        self.summary = summary
+
+
+# --- what an Explore plays and moves -------------------------------------------------
+
+EXPLORE_KEYS = ("card", "moves", "relocate", "bump")
+CARD_KEYS = ("movement", "effect", "allows")
+COLOURS = ("white", "orange", "red")
+ALLOWS = ("obstacle", "fly-off", "passage")
+_MOVEMENT = re.compile(r"^\s*(\d+)\s*(?:\+\s*(\d+)\s*)?$")
+
+
+class Via(str, enum.Enum):
+    """How a pawn gets from one space of its path to the next."""
+
+    WALK = "walk"
+    """An ordinary step across a full border: 1 movement point."""
+    FLY = "fly"
+    """A Fly Off transfer from one Fly Off Point to another: 0 points (move.fly-off-cost)."""
+    PASSAGE = "passage"
+    """A Secret Passageway to the paired entrance: 1 point (move.passage-cost)."""
+
+
+COST = {Via.WALK: 1, Via.FLY: 0, Via.PASSAGE: 1}
+
+
+@dataclass(frozen=True)
+class Card:
+    """The card played for the Explore."""
+
+    parts: tuple[int, ...]
+    """``(4,)`` for a 4; ``(3, 3)`` for a 3 + 3 split card."""
+    effect: str | None
+    """The colour of the effect that gives ``allows`` (white, orange, red); None if not said."""
+    allows: frozenset[str]
+    """What the effect lets a pawn do: obstacle, fly-off, passage."""
+    obstacle_types: frozenset[str] = frozenset()
+    """Obstacle types the effect names; empty when it names none."""
+
+    @property
+    def total(self) -> int:
+        return sum(self.parts)
+
+    def text(self) -> str:
+        return " + ".join(map(str, self.parts))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a pawn's path."""
+
+    via: Via
+    to: str
+    field: PathKey
+    """Where the step is written, for error messages."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One pawn's path for this card, start space first."""
+
+    pawn: str
+    start: str
+    steps: tuple[Step, ...]
+    field: PathKey
+
+    @property
+    def cost(self) -> int:
+        """Movement points spent; a reserve pawn's first space is where it is put, not a step."""
+        steps = self.steps[1:] if self.start == board_mod.RESERVE else self.steps
+        return sum(COST[s.via] for s in steps)
+
+    @property
+    def end(self) -> str:
+        return self.steps[-1].to if self.steps else self.start
+
+    def route(self) -> str:
+        marks = {Via.WALK: ">", Via.FLY: " fly>", Via.PASSAGE: " passage>"}
+        return self.start + "".join(f"{marks[s.via]}{s.to}" for s in self.steps)
+
+
+@dataclass(frozen=True)
+class Explore:
+    """The Explore in question: the card, the moves in order, and the players' choices."""
+
+    card: Card | None
+    moves: tuple[Move, ...]
+    relocate: dict[str, str]
+    """Where the House player puts each Dark Arts pawn it stuns."""
+    bump: str | None
+    """Which House pawn a Dark Arts pawn bumps, where several share the space."""
+
+
+def read_explore(s: Situation) -> Explore:
+    """The Explore's body; ScenarioError naming the field on anything unreadable."""
+    doc, body = s.doc, s.body
+    where: PathKey = ("action", "explore")
+    if body is None:
+        body = {}
+    if not isinstance(body, dict):
+        raise doc.error(where, "expected {card: ..., moves: [...]}")
+    for key in body:
+        if key not in EXPLORE_KEYS:
+            raise doc.error(
+                (*where, key),
+                f"unknown key {key!r}",
+                key=True,
+                hint=did_you_mean(str(key), EXPLORE_KEYS) or f"explore keys: {', '.join(EXPLORE_KEYS)}",
+            )
+    moves = _read_moves(s, body.get("moves"), (*where, "moves"))
+    card = _read_card(doc, body["card"], (*where, "card")) if body.get("card") is not None else None
+    if card is None and moves:
+        raise doc.error(where, "a move needs the card that gives it: card: {movement: 3}")
+    relocate: dict[str, str] = {}
+    raw = body.get("relocate") or {}
+    if not isinstance(raw, dict):
+        raise doc.error((*where, "relocate"), "expected {DARK_ARTS_PAWN: SPACE}, e.g. {d1: d3}")
+    for pid, space in raw.items():
+        pawn = _pawn(s, pid, (*where, "relocate", pid))
+        if pawn.side != DARK_ARTS:
+            raise doc.error(
+                (*where, "relocate", pid), f"{pid} is a House pawn; only a stunned Dark Arts pawn is relocated"
+            )
+        relocate[pawn.id] = _space(s, space, (*where, "relocate", pid))
+    bump = body.get("bump")
+    if bump is not None:
+        pawn = _pawn(s, bump, (*where, "bump"))
+        if pawn.side != HOUSE:
+            raise doc.error((*where, "bump"), f"{bump} is a Dark Arts pawn; a bump picks a House pawn")
+        bump = pawn.id
+    return Explore(card, moves, relocate, bump)
+
+
+def _pawn(s: Situation, pid: Any, where: PathKey) -> Pawn:
+    pawn = s.pawns.get(str(pid))
+    if pawn is None:
+        raise s.doc.error(
+            where, f"unknown pawn {pid!r}", hint=did_you_mean(str(pid), s.pawns) or f"pawns: {', '.join(s.pawns)}"
+        )
+    return pawn
+
+
+def _space(s: Situation, value: Any, where: PathKey) -> str:
+    name = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    if name is None or name not in s.board.neighbours:
+        raise s.doc.error(
+            where,
+            f"unknown space {value!r}",
+            hint=did_you_mean(str(value), s.board.spaces) or f"the board has {s.board.describe()}",
+        )
+    return name
+
+
+def _read_card(doc: Loaded, raw: Any, where: PathKey) -> Card:
+    if not isinstance(raw, dict):
+        raw = {"movement": raw}  # `card: 3+3` is short for {movement: 3+3}
+    for key in raw:
+        if key not in CARD_KEYS:
+            raise doc.error(
+                (*where, key),
+                f"unknown key {key!r}",
+                key=True,
+                hint=did_you_mean(str(key), CARD_KEYS) or f"card keys: {', '.join(CARD_KEYS)}",
+            )
+    movement = raw.get("movement", 0)
+    m = _MOVEMENT.match(str(movement)) if not isinstance(movement, bool) else None
+    if m is None:
+        raise doc.error((*where, "movement"), f"expected a movement such as 4 or 3+3, got {movement!r}")
+    parts = tuple(int(g) for g in m.groups() if g is not None)
+    if len(parts) == 2 and 0 in parts:
+        raise doc.error((*where, "movement"), f"each part of a split movement is at least 1, got {movement!r}")
+    effect = raw.get("effect")
+    if effect is not None and effect not in COLOURS:
+        raise doc.error(
+            (*where, "effect"),
+            f"unknown effect colour {effect!r}",
+            hint=did_you_mean(str(effect), COLOURS) or f"colours: {', '.join(COLOURS)}",
+        )
+    allows: set[str] = set()
+    types: set[str] = set()
+    items = raw.get("allows") or []
+    if not isinstance(items, list):
+        items = [items]
+    for i, item in enumerate(items):
+        kind, named = _allowance(item)
+        if kind not in ALLOWS:
+            raise doc.error(
+                (*where, "allows", i),
+                f"unknown allowance {item!r}",
+                hint=did_you_mean(str(kind), ALLOWS) or "allows: obstacle (or obstacle:TYPE), fly-off, passage",
+            )
+        allows.add(kind)
+        if named:
+            types.add(named)
+    return Card(parts, effect, frozenset(allows), frozenset(types))
+
+
+def _allowance(item: Any) -> tuple[str, str | None]:
+    """``obstacle``, ``obstacle:door`` or ``{obstacle: door}`` -> (kind, named type)."""
+    if isinstance(item, dict) and len(item) == 1:
+        ((kind, named),) = item.items()
+        return str(kind).strip().lower(), str(named).strip().lower()
+    text = str(item).strip().lower()
+    kind, _, named = text.partition(":")
+    return kind.strip(), named.strip() or None
+
+
+def _read_moves(s: Situation, raw: Any, where: PathKey) -> tuple[Move, ...]:
+    doc = s.doc
+    if raw is None:
+        return ()
+    if isinstance(raw, dict):  # {g1: [a1, b1]} is short for [{pawn: g1, path: [a1, b1]}]
+        entries = [((*where, pid), pid, path) for pid, path in raw.items()]
+    elif isinstance(raw, list):
+        entries = []
+        for i, item in enumerate(raw):
+            if not isinstance(item, dict) or set(item) - {"pawn", "path"} or "pawn" not in item or "path" not in item:
+                extra = sorted(set(item) - {"pawn", "path"}) if isinstance(item, dict) else []
+                hint = did_you_mean(str(extra[0]), ("pawn", "path")) if extra else None
+                raise doc.error((*where, i), "a move is {pawn: ID, path: [START, SPACE, ...]}", hint=hint)
+            entries.append(((*where, i, "path"), item["pawn"], item["path"]))
+    else:
+        raise doc.error(where, "expected a list of {pawn: ID, path: [START, ...]}")
+    moves = []
+    ends: dict[str, str] = {}
+    for path_field, pid, path in entries:
+        pawn = _pawn(s, pid, path_field[:-1] if path_field[-1] == "path" else path_field)
+        if not isinstance(path, list) or not path:
+            raise doc.error(path_field, f"expected the path of {pawn.id} as a list of spaces, starting where it stands")
+        start = str(path[0]).strip().lower() if isinstance(path[0], (str, int)) else None
+        expected = ends.get(pawn.id, pawn.at)
+        if start != expected:
+            if start == board_mod.RESERVE or start in s.board.neighbours:
+                raise doc.error(
+                    (*path_field, 0),
+                    f"{pawn.id} is on {expected}, not {path[0]!r}",
+                    hint=f"a path starts on the pawn's own space ({expected}); a pawn is in one place",
+                )
+            _space(s, path[0], (*path_field, 0))
+        steps = tuple(_read_step(s, item, (*path_field, i)) for i, item in enumerate(path[1:], 1))
+        move = Move(pawn.id, expected, steps, path_field)
+        ends[pawn.id] = move.end
+        moves.append(move)
+    return tuple(moves)
+
+
+def _read_step(s: Situation, item: Any, where: PathKey) -> Step:
+    """``b1`` (a step), ``{fly: e1}`` / ``fly:e1`` or ``{passage: e2}`` / ``passage:e2``."""
+    if isinstance(item, dict) and len(item) == 1:
+        ((kind, to),) = item.items()
+        kind = str(kind).strip().lower()
+        if kind not in ("fly", "passage"):
+            raise s.doc.error(
+                where,
+                f"unknown transfer {kind!r}",
+                hint=did_you_mean(kind, ("fly", "passage")) or "transfers: fly, passage",
+            )
+        return Step(Via(kind), _space(s, to, where), where)
+    if isinstance(item, str) and ":" in item:
+        kind, _, to = item.partition(":")
+        kind = kind.strip().lower()
+        if kind in ("fly", "passage"):
+            return Step(Via(kind), _space(s, to, where), where)
+    return Step(Via.WALK, _space(s, item, where), where)

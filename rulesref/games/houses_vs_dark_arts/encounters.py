@@ -1,0 +1,224 @@
+"""Who moved into whom: the House stun and the Dark Arts bump (never a duel).
+
+Both procedures start only when a pawn *ends* its move on a space holding an opposing
+pawn (encounter.no-duel). Passing through is movement's question (open.pass-through).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesref.games.houses_vs_dark_arts import path as path_mod
+from rulesref.games.houses_vs_dark_arts.board import RESERVE
+from rulesref.games.houses_vs_dark_arts.situation import DARK_ARTS, HOUSE, Explore, Illegal, Move, Pawn
+from rulesref.referee import Trail
+
+if TYPE_CHECKING:
+    from rulesref.games.houses_vs_dark_arts.situation import Situation
+
+
+def resolve(s: Situation, trail: Trail, ex: Explore, move: Move) -> None:
+    """After a pawn's move: a stun or a bump if it ended on opposing pawns."""
+    pawn = s.pawns[move.pawn]
+    if not move.steps:
+        return  # a pawn that did not move has moved into no one
+    there = [p for p in s.at(pawn.at, but=pawn.id) if p.side != pawn.side]
+    if not there:
+        return
+    names = ", ".join(p.id for p in there)
+    if pawn.side == HOUSE:
+        # encounter.no-duel: the House pawn moved in, so it is a stun
+        trail.rule(
+            "encounter.no-duel",
+            f"{pawn.id} (House) ended its move on {pawn.at} with {names} (Dark Arts): "
+            "the House pawn moved in, so this is a stun, not a duel.",
+        )
+        stun(s, trail, ex, pawn, there)
+    else:
+        # encounter.no-duel: the Dark Arts pawn moved in, so it is a bump
+        trail.rule(
+            "encounter.no-duel",
+            f"{pawn.id} (Dark Arts) ended its move on {pawn.at} with {names} (House): "
+            "the Dark Arts pawn moved in, so this is a bump, not a duel.",
+        )
+        bump(s, trail, ex, pawn, there)
+
+
+# --- the stun ---------------------------------------------------------------------------
+
+
+def stun(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn]) -> None:
+    """Both pawns are stunned; the House player moves the Dark Arts pawn next door."""
+    if len(there) > 1:
+        raise trail.undetermined(
+            "open.stun-several",
+            f"{pawn.id} ended on {pawn.at} with {len(there)} Dark Arts "
+            "pawns; the stun is described for one Dark Arts pawn only.",
+        )
+    target = there[0]
+    if target.stunned:
+        # open.pass-through: ending on a Dark Arts pawn that is already stunned
+        option = trail.interpret("stun-stunned", f"{target.id} on {pawn.at} is already stunned.")
+        if option == "no-encounter":
+            return
+    # encounter.stun: both pawns are laid on their sides
+    trail.rule("encounter.stun", f"Both {pawn.id} and {target.id} are stunned (laid on their sides).")
+    pawn.stunned = target.stunned = True
+    s.told.append(f"{pawn.id} and {target.id} are stunned")
+    relocate(s, trail, ex, target)
+
+
+def relocate(s: Situation, trail: Trail, ex: Explore, target: Pawn) -> None:
+    """The House player puts the stunned Dark Arts pawn on an adjacent space (encounter.stun-relocate)."""
+    board, space = s.board, target.at
+    chosen = ex.relocate.get(target.id)
+    if chosen is None:
+        # spaces no rule closes: full border, no wall, no Protected Area
+        open_ = [n for n in sorted(board.neighbours[space]) if not board.wall(space, n) and n not in board.protected]
+        if len(open_) > 1:
+            raise s.doc.error(
+                ("action", "explore"),
+                f"{target.id} is stunned on {space}: say where the House player "
+                f"puts it, relocate: {{{target.id}: SPACE}}",
+                hint=f"adjacent spaces: {', '.join(open_)}",
+            )
+        if not open_ or not _placement_ok(s, trail, target, space, open_[0]):
+            _no_space(s, trail, target, space)
+            return
+        chosen = open_[0]
+    elif not _placement_ok(s, trail, target, space, chosen):
+        raise Illegal(f"the stunned {target.id} cannot be put on {chosen}")
+    target.at = chosen
+    trail.rule(
+        "encounter.stun-relocate", f"The House player puts the stunned {target.id} on {chosen}, next to {space}."
+    )
+    s.told.append(f"{target.id} is put on {chosen}")
+
+
+def _placement_ok(s: Situation, trail: Trail, target: Pawn, space: str, to: str) -> bool:
+    """Whether the stunned pawn may go from ``space`` to ``to``; each refusal is cited."""
+    board = s.board
+    if not board.adjacent(space, to):
+        # encounter.stun-relocate: an adjacent space, sharing a full border
+        trail.rule(
+            "encounter.stun-relocate", f"{to} is not adjacent to {space}: the stunned pawn goes to an adjacent space."
+        )
+        return False
+    if board.wall(space, to):
+        # move.walls: the board restrictions include castle walls
+        trail.rule(
+            "move.walls", f"A castle wall stands between {space} and {to}: the stunned pawn cannot be put across it."
+        )
+        return False
+    if to in board.protected:
+        # board.protected-areas: a Dark Arts pawn never goes into a Protected Area
+        trail.rule("board.protected-areas", f"{to} is a Protected Area, closed to Dark Arts pawns.")
+        return False
+    kind = board.obstacle(space, to)
+    if kind is not None or to in board.bonus:
+        what = f"across the {kind} obstacle" if kind else f"onto the bonus space {to}"
+        # open.stun-placement: do obstacles or bonus spaces bar the placement?
+        if trail.interpret("stun-placement", f"The House player would put {target.id} {what}.") == "strict":
+            return False
+    others = [p.id for p in s.at(to, but=target.id)]
+    if others:
+        # open.stun-placement: may it be put on an occupied space?
+        option = trail.interpret("stun-onto-pawn", f"{to} holds {', '.join(others)}.")
+        if option == "empty-only":
+            return False
+    # open.great-hall: may Dark Arts pawns be in the Great Hall?
+    return not (
+        to == board.great_hall
+        and to not in board.protected
+        and trail.interpret("great-hall-dark-arts", f"{to} is the Great Hall.") == "protected"
+    )
+
+
+def _no_space(s: Situation, trail: Trail, target: Pawn, space: str) -> None:
+    # open.stun-no-space: no adjacent space can take the stunned pawn
+    option = trail.interpret("stun-no-space", f"No adjacent space of {space} can take the stunned {target.id}.")
+    if option == "reserve":
+        target.at, target.stunned = RESERVE, False
+    s.told.append(f"{target.id} {'goes to the reserve' if option == 'reserve' else 'stays on ' + space}")
+
+
+# --- the bump ---------------------------------------------------------------------------
+
+
+def bump(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn]) -> None:
+    """Great Hall, reserve, House Marker, then the acquisition (once a turn)."""
+    victim = _victim(s, trail, ex, pawn, there)
+    # open.bump-stunned: is a stunned House pawn bumped?
+    if victim.stunned and trail.interpret("bump-stunned", f"{victim.id} is stunned.") == "no-bump":
+        return
+    space = pawn.at
+    trail.rule("bump.bump", f"{pawn.id} bumps {victim.id} on {space}.")
+    # bump.great-hall: the bumped pawn goes to the Great Hall
+    victim.at = s.board.great_hall
+    trail.rule("bump.great-hall", f"{victim.id} goes to the Great Hall ({victim.at}).")
+    # open.great-hall: stunned or not on arrival
+    if trail.interpret("great-hall-stunned", f"{victim.id} arrives in the Great Hall.") == "stunned":
+        victim.stunned = True
+    # bump.reserve: the attacker leaves the board
+    pawn.at, pawn.stunned = RESERVE, False
+    trail.rule("bump.reserve", f"{pawn.id} returns to the Dark Arts reserve.")
+    s.told.append(f"{pawn.id} bumps {victim.id} to the Great Hall and returns to the reserve")
+    _marker(s, trail, victim)
+    _acquire(s, trail)
+
+
+def _victim(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn]) -> Pawn:
+    ids = [p.id for p in there]
+    if ex.bump is not None and ex.bump not in ids:
+        raise s.doc.error(
+            ("action", "explore", "bump"),
+            f"{ex.bump} is not on {pawn.at}, where {pawn.id} ends",
+            hint=f"House pawns there: {', '.join(ids)}",
+        )
+    if len(there) == 1:
+        return there[0]
+    if ex.bump is None:
+        raise s.doc.error(
+            ("action", "explore"),
+            f"{pawn.id} ends on {pawn.at} with {', '.join(ids)}: say which one the Dark Arts player bumps, bump: PAWN",
+        )
+    # bump.bump: with several House pawns there, one is chosen
+    trail.rule("bump.bump", f"{', '.join(ids)} share {pawn.at}; the Dark Arts player picks {ex.bump} to bump.")
+    return s.pawns[ex.bump]
+
+
+def _marker(s: Situation, trail: Trail, victim: Pawn) -> None:
+    house = victim.house or "?"
+    da = s.players.get(DARK_ARTS)
+    if da is not None and house in da.markers:
+        # bump.marker: a Marker already held is not taken again
+        trail.rule("bump.marker", f"The Dark Arts already holds the {house} Marker: nothing is taken.")
+        return
+    trail.rule("bump.marker", f"The Dark Arts takes the {house} Marker.")
+    s.told.append(f"the Dark Arts takes the {house} Marker")
+    s.facts["marker-taken"] = house
+    if da is not None:
+        da.markers.append(house)
+        path_mod.complete_marker_set(s, trail)
+
+
+def _acquire(s: Situation, trail: Trail) -> None:
+    done = (s.turn is not None and s.turn.acquired) or s.facts.get("acquired") is True
+    if done:
+        # bump.acquire-once: one acquisition a turn, however many bumps
+        trail.rule("bump.acquire-once", "The bump acquisition has already been made this turn: no second one.")
+        s.facts.setdefault("acquired", False)
+        return
+    # bump.acquire: the last step of the bump
+    trail.rule(
+        "bump.acquire",
+        "Last step of the bump: the Dark Arts looks at the top 2 Acquire cards, puts one on "
+        "top of its draw deck and the other under the Acquire deck.",
+    )
+    s.facts["acquired"] = True
+    s.told.append("the Dark Arts makes the bump acquisition")
+    if s.turn is not None:
+        s.turn.acquired = True
+    da = s.players.get(DARK_ARTS)
+    if da is not None:
+        da.deck += 1
