@@ -42,13 +42,14 @@ class RulesrefError(ValueError):
         return ":".join(parts)
 
     def __str__(self) -> str:
-        text = f"{self.where()}: " if self.file else ""
+        # one line, of a length a terminal can show, however long the input it quotes
+        text = f"{shorten(self.where(), 300)}: " if self.file else ""
         if self.field:
-            text += f"{self.field}: "
-        text += self.message
+            text += f"{shorten(self.field, 120)}: "
+        text += shorten(self.message, 400)
         if self.hint:
-            text += f"; {self.hint}"
-        return text
+            text += f"; {shorten(self.hint, 200)}"
+        return " ".join(text.splitlines())
 
 
 class CorpusError(RulesrefError):
@@ -67,3 +68,11 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A 'did you mean' hint for a near-miss name, or None."""
     close = difflib.get_close_matches(str(word), sorted(set(choices)), n=1, cutoff=0.6)
     return f"did you mean {close[0]!r}?" if close else None
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to about ``limit`` characters, keeping its start and end, so a message stays a line."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 1, 2)
+    return text[: keep - keep // 3] + "…" + text[len(text) - keep // 3 :]

@@ -119,13 +119,13 @@ def test_malformed_pack_is_one_clear_line(pack: Path, cli, name: str, text: str,
 def test_binary_file(pack: Path, cli) -> None:
     (pack / "moves.yaml").write_bytes(b"\x00\x01\x02")
     r = cli("games")
-    assert (r.code, r.err) == (2, "Error: rules/toy/moves.yaml: binary file, not YAML text\n")
+    assert (r.code, r.err) == (2, "Error: rules/toy/moves.yaml:1:1: binary file, not YAML text (a NUL byte)\n")
 
 
 def test_not_utf8(pack: Path, cli) -> None:
     (pack / "moves.yaml").write_bytes("- id: move.walls\n  title: caf\u00e9\n".encode("latin-1"))
     r = cli("games")
-    assert (r.code, r.err) == (2, "Error: rules/toy/moves.yaml:2: file is not UTF-8 text\n")
+    assert (r.code, r.err) == (2, "Error: rules/toy/moves.yaml:2:13: file is not UTF-8 text (byte 0xe9); save it as UTF-8\n")
 
 
 LINT = [
