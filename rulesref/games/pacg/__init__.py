@@ -1,0 +1,35 @@
+"""Pathfinder Adventure Card Game (Core Set): the referee for Encountering a Card (pp. 8-10).
+
+One module per game concept:
+  checks     a card's check line: "Knowledge 4 or Perception 4 then Combat 10"
+  steps      the encounter steps in order, and the two pseudo-steps
+  cards      the encountered card and the encountering character
+  events     what a scenario says happened, one event per step
+  situation  the scenario read into a Situation (every error names file, line and field)
+  state      the running record of one encounter
+  judge      how a ruling on one event is recorded, rule or reading
+  plays      relevance, immunity, the party's one boon of each type, powers once per step
+  attempts   who attempts which check, results, skipped checks, damage
+  outcome    resolve, avenge, close, escape and win: where the card ends up
+  encounter  the walk through the events and steps, and the resulting state
+"""
+
+from __future__ import annotations
+
+from rulesref.games.pacg.encounter import run
+from rulesref.games.pacg.situation import SITUATION_KEYS, read_situation
+from rulesref.referee import Outcome, Trail
+from rulesref.scenario import Scenario, check_situation_keys
+
+
+class PathfinderACG:
+    """The engine registered for game id ``pacg``."""
+
+    situation_keys = SITUATION_KEYS
+
+    def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
+        check_situation_keys(scenario, SITUATION_KEYS, required=("character", "card"))
+        return run(read_situation(scenario), trail)
+
+
+ENGINE = PathfinderACG()

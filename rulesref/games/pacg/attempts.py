@@ -1,0 +1,260 @@
+"""Attempting checks: who may attempt which check of the chain, the result, and the damage it deals.
+
+Only the encountering character attempts a lone check to acquire or defeat; in a then
+chain any local character may attempt a check, as long as the encountering character
+attempts at least one (step.sequential-checks). Every check of the chain is attempted,
+even after a failure (step.attempt-every-check).
+"""
+
+from __future__ import annotations
+
+from rulesref.errors import RulesrefError
+from rulesref.games.pacg.checks import Check, CheckSyntaxError, find_check
+from rulesref.games.pacg.events import Damage, Event, Result, Skip
+from rulesref.games.pacg.judge import Judge
+from rulesref.games.pacg.situation import Situation
+from rulesref.games.pacg.state import Attempt, DamageDealt, Encounter
+from rulesref.games.pacg.steps import CHECK_STEPS, Step
+from rulesref.ruling import Verdict
+
+SIDE_STEP_CLAUSE = {
+    Step.ENCOUNTER: "step.when-you-encounter",
+    Step.BEFORE_ACTING: "step.before-acting",
+    Step.AFTER_ACTING: "step.after-acting",
+    Step.GUARD: "step.guard",
+}
+"""The clause for a check or damage a card calls for in a step other than the checks."""
+
+
+def chain_position(s: Situation, enc: Encounter, event: Event, ref: str | int | None) -> int:
+    """Which check of the chain an event in the check steps concerns (1-based)."""
+    if ref is None:
+        k = enc.check_in_progress(len(s.chain))
+        return max(k, 2) if event.step is Step.NEXT_CHECK else k
+    if not s.chain_given:
+        return ref if isinstance(ref, int) else enc.check_in_progress(len(s.chain))
+    try:
+        return find_check(s.chain, ref, prefer=enc.check_in_progress(len(s.chain)))[0]
+    except CheckSyntaxError as exc:
+        raise _error(s, event, "check", str(exc)) from None
+
+
+def _error(s: Situation, event: Event, key: str, message: str, hint: str | None = None) -> RulesrefError:
+    return s.doc.error((*event.path, event.kind, key), message, hint=hint)
+
+
+def _option(s: Situation, event: Event, k: int, result: Result | Skip) -> Check:
+    group = s.chain.groups[k - 1]
+    if result.check is None or isinstance(result.check, int) or not s.chain_given:
+        if (
+            isinstance(result, Result)
+            and result.total is not None
+            and result.difficulty is None
+            and len({c.difficulty for c in group}) > 1
+        ):
+            raise _error(
+                s,
+                event,
+                "total",
+                f"say which of {s.chain.label(k)!r} was attempted, so the total can be compared with its difficulty",
+                hint="add check: with the skill, e.g. check: Perception",
+            )
+        return group[0]
+    return find_check(s.chain, result.check, prefer=k)[1]
+
+
+def judge_result(
+    judge: Judge, s: Situation, enc: Encounter, event: Event, step: Step, where: int | str | None, result: Result
+) -> Verdict:
+    """Rule on a check attempted; a legal attempt is recorded, and a failed one against a monster deals damage."""
+    if result.side or step not in CHECK_STEPS:
+        return _side_check(judge, enc, step, result)
+    assert isinstance(where, int)
+    k, n = where, len(s.chain)
+    if k > n:
+        return judge.illegal("step.order", f"{s.card.name} has a single check, so there is no next check to attempt.")
+    check = _option(s, event, k, result)
+    said = f"{result.by} attempts {check}" if s.chain_given else f"{result.by} attempts the check"
+    later = [j for j in enc.attempts if j > k]
+    if later:
+        return judge.illegal(
+            "step.or-then",
+            f"{said} after check {max(later)} of the chain: the checks of a then chain are attempted one after "
+            "another, in order.",
+        )
+    earlier = enc.attempts.get(k)
+    if earlier is not None and not earlier.skipped and not result.reroll:
+        return judge.illegal(
+            "step.attempt-every-check",
+            f"{said} again: check {k} of the chain was already attempted by {earlier.by}, and each check is "
+            "attempted once unless an effect allows another try.",
+        )
+    if n == 1 and result.by != enc.who:
+        return judge.illegal(
+            "step.attempt-check",
+            f"{said}: only the encountering character, {enc.who}, attempts the check to {_goal(s)}; nobody else "
+            f"can {_goal(s)} in their place.",
+        )
+    if n > 1 and result.by not in (enc.who, *enc.local):
+        return judge.illegal(
+            "step.sequential-checks",
+            f"{said}: only a character at {enc.who}'s location may attempt one of the sequential checks.",
+        )
+    done = {j for j in enc.attempts if j != k} | {k}
+    if (
+        n > 1
+        and len(done) == n
+        and result.by != enc.who
+        and all(a.by != enc.who or a.skipped for j, a in enc.attempts.items() if j != k)
+    ):
+        return judge.illegal(
+            "step.sequential-checks",
+            f"{said}: that would leave {enc.who}, the encountering character, without attempting any of the "
+            "sequential checks; they must attempt at least one.",
+        )
+    difficulty = result.difficulty if result.difficulty is not None else check.difficulty
+    success = result.success
+    if result.total is not None and difficulty is not None:
+        meets = result.total >= difficulty
+        if success is not None and success != meets:
+            raise _error(
+                s,
+                event,
+                "success",
+                f"total {result.total} {'meets' if meets else 'is below'} the difficulty {difficulty}, but success "
+                f"is {str(success).lower()}",
+                hint="give the adjusted difficulty with difficulty: N if an effect changed it",
+            )
+        success = meets
+    if success is None:
+        raise _error(
+            s,
+            event,
+            "total",
+            "cannot tell whether the check succeeded: the card gives no difficulty",
+            hint="add success: true or false",
+        )
+    enc.attempts[k] = Attempt(event.index, result.by, check, result.total, success)
+    outcome = "succeeds" if success else "fails"
+    if result.total is not None and difficulty is not None:
+        outcome += f" ({result.total} against {difficulty})"
+    if result.chose_fail:
+        verdict = judge.legal("check.choose-fail", f"{said} and chooses to fail: the result is 0, and the check fails.")
+    elif result.reroll and earlier is not None:
+        verdict = judge.legal("check.hero-point", f"{said} again as a reroll (such as a hero point) and {outcome}.")
+    elif n > 1 and result.by != enc.who:
+        verdict = judge.legal(
+            "step.sequential-checks", f"{said}, one of the sequential checks, as a local character may, and {outcome}."
+        )
+    elif n > 1 and any(not a.success for j, a in enc.attempts.items() if j < k):
+        verdict = judge.legal(
+            "step.attempt-every-check",
+            f"{said} and {outcome}: an earlier check failed, but every check of the chain is still attempted.",
+        )
+    elif result.total is not None and difficulty is not None:
+        verdict = judge.legal(
+            "check.difficulty", f"{said} and {outcome}: a check succeeds when the total is at least the difficulty."
+        )
+    else:
+        verdict = judge.legal("step.attempt-check", f"{said} and {outcome}.")
+    if not success and s.card.is_monster:
+        _check_damage(judge, s, enc, event, step, k, result, check, difficulty)
+    return verdict
+
+
+def _goal(s: Situation) -> str:
+    return "defeat it" if s.card.is_bane else "acquire it"
+
+
+def _check_damage(
+    judge: Judge,
+    s: Situation,
+    enc: Encounter,
+    event: Event,
+    step: Step,
+    k: int,
+    result: Result,
+    check: Check,
+    difficulty: int | None,
+) -> None:
+    amount = difficulty - result.total if difficulty is not None and result.total is not None else None
+    dealt = DamageDealt(
+        len(enc.damage), event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}"
+    )
+    enc.damage.append(dealt)
+    how_much = (
+        f"{amount} {s.card.damage_type.capitalize()} damage"
+        if amount is not None
+        else f"{s.card.damage_type.capitalize()} damage equal to the difficulty minus the result"
+    )
+    judge.note(
+        "check.damage",
+        f"{result.by} failed a check to defeat the monster {s.card.name}: {how_much}, whatever skill the check used.",
+    )
+
+
+def _side_check(judge: Judge, enc: Encounter, step: Step, result: Result) -> Verdict:
+    said = f"{result.by} attempts {result.check or 'a check'}"
+    if result.side:
+        if enc.attempts or step.rank > Step.NEXT_CHECK.rank:
+            return judge.illegal(
+                "encounter.side-checks-first",
+                f"{said}, a check that can change the check to acquire or defeat: it must be resolved before that "
+                "check begins.",
+            )
+        enc.side_attempted = True
+        return judge.legal(
+            "encounter.side-checks-first",
+            f"{said} before the check to acquire or defeat, as a check that can change it must be.",
+        )
+    clause = SIDE_STEP_CLAUSE.get(step)
+    if clause is None:
+        return judge.illegal("step.order", f"{said}: no check is attempted in the {step.value} step.")
+    return judge.legal(clause, f"{said}, a check the {step.value} step calls for.")
+
+
+def judge_skip(judge: Judge, s: Situation, enc: Encounter, event: Event, k: int, skip: Skip) -> Verdict:
+    """A check of the chain left unattempted: never allowed (a character may only choose to fail)."""
+    if k > len(s.chain):
+        return judge.illegal("step.order", f"{s.card.name} has a single check, so there is no next check.")
+    check = _option(s, event, k, skip)
+    if k not in enc.attempts:
+        enc.attempts[k] = Attempt(event.index, skip.by, check, None, False, skipped=True)
+    if len(s.chain) > 1:
+        return judge.illegal(
+            "step.attempt-every-check",
+            f"{skip.by} does not attempt {check}: every check of the chain must be attempted, even after a "
+            "failure, because failing can have its own consequences.",
+        )
+    return judge.illegal(
+        "check.choose-fail",
+        f"{skip.by} does not attempt {check}: the check to {_goal(s)} must be attempted, though a character may "
+        "choose to fail it (result 0).",
+    )
+
+
+def judge_damage(
+    judge: Judge, s: Situation, enc: Encounter, event: Event, step: Step, where: int | str | None, damage: Damage
+) -> Verdict:
+    """Damage dealt by the card or an effect: recorded, so reductions can answer it."""
+    earlier = [d for d in enc.damage if d.step is not step]
+    dealt = DamageDealt(
+        len(enc.damage),
+        event.index,
+        step,
+        where,
+        damage.to,
+        damage.amount,
+        damage.type,
+        damage.source or f"event {event.number}",
+    )
+    enc.damage.append(dealt)
+    amount = f"{damage.amount} " if damage.amount is not None else ""
+    said = f"{amount}{damage.type.capitalize()} damage to {', '.join(damage.to)}"
+    if earlier:
+        return judge.legal(
+            "damage.separate-instances",
+            f"{said}: a separate instance of damage from the earlier one, with its own reduction plays.",
+        )
+    clause = SIDE_STEP_CLAUSE.get(step, "check.damage" if step in CHECK_STEPS else "damage.responses")
+    return judge.legal(clause, f"{said}; cards that reduce this type of damage (or any damage) may respond to it.")

@@ -1,0 +1,616 @@
+"""Walk an encounter's events through the steps in order and rule on each one.
+
+Each event is judged in a fixed order: is the encounter still going, is its step one that
+applies to this card, does it come in step order, and only then what the event itself
+does (plays, attempts, outcome modules). Walking forward to an event's step runs the
+steps it passes: resolving the card, the avenge step, the villain steps. A legal avenge
+starts the avenger's new encounter, and the events after it belong to that encounter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesref.games.pacg import attempts, outcome, plays
+from rulesref.games.pacg import events as ev
+from rulesref.games.pacg.judge import Judge
+from rulesref.games.pacg.situation import Situation
+from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
+from rulesref.games.pacg.steps import CHECK_STEPS, ORDER, Step
+from rulesref.referee import Outcome as RefOutcome
+from rulesref.referee import Trail
+from rulesref.ruling import Basis, Verdict
+
+OVER_CLAUSE = {
+    Over.EVADED: ("step.evasion", "the card was evaded, which ended the encounter at once"),
+    Over.FORCED: ("encounter.forced-end-of-turn", "the turn was forced to end, which ended the encounter"),
+    Over.RESOLVED: ("step.order", "the encounter ended when it was resolved"),
+    Over.ESCAPED: ("step.villain-escapes", "the villain escaped, which ends the encounter"),
+    Over.BANISHED: ("step.other-villains", "the villain was banished, which ends the encounter"),
+    Over.WON: ("step.nowhere-to-escape", "the party won, which ends the encounter"),
+    Over.UNKNOWN: ("step.order", "the encounter is over"),
+}
+"""Why a later event cannot happen inside an encounter that has ended."""
+
+
+class Walk:
+    """One encounter being walked: the original, or the avenger's."""
+
+    def __init__(self, s: Situation, trail: Trail, enc: Encounter) -> None:
+        self.s, self.trail, self.enc = s, trail, enc
+        self.win_option: str | None = None
+
+    # --- the steps -------------------------------------------------------------
+
+    def applies(self, step: Step) -> bool:
+        """Whether ``step`` is one of the steps that apply to this card, as far as is known now."""
+        card, enc = self.s.card, self.enc
+        if step.villain_only and not card.villain:
+            return False
+        if step is Step.NEXT_CHECK:
+            return len(self.s.chain) > 1
+        if step is Step.AVENGE:
+            return card.is_bane and enc.outcome in (Outcome.UNDEFEATED, Outcome.UNKNOWN)
+        if step is Step.CLOSE:
+            return not card.summoned and enc.outcome is Outcome.DEFEATED
+        if step is Step.ESCAPE:
+            return not card.summoned and enc.outcome in (Outcome.DEFEATED, Outcome.UNDEFEATED)
+        if step is Step.WIN:
+            return enc.nowhere
+        return True
+
+    def walk_to(self, target: Step | None, judge: Judge) -> None:
+        """Go through every step that applies up to ``target`` (None: to the end of the encounter)."""
+        for step in ORDER:
+            if self.enc.over is not None:
+                return
+            current = self.enc.current
+            if current is not None and step.rank <= current.rank:
+                continue
+            if target is not None and step.rank > target.rank:
+                return
+            if not self.applies(step):
+                continue
+            self.leave(judge)
+            if self.enc.over is not None:
+                return
+            self.enter(step, judge)
+        if target is None and self.enc.over is None:
+            self.leave(judge)
+            if self.enc.over is None:
+                self.enc.over = Over.UNKNOWN if self.enc.outcome in (None, Outcome.UNKNOWN) else Over.RESOLVED
+
+    def enter(self, step: Step, judge: Judge) -> None:
+        self.enc.walked.append(step)
+        if step is Step.RESOLVE:
+            outcome.resolve(self.s, self.enc, judge)
+        elif step is Step.CLOSE:
+            outcome.close(self.s, self.enc, judge)
+        elif step is Step.ESCAPE:
+            outcome.escape(self.s, self.enc, judge)
+        elif step is Step.WIN:
+            self.win_option = outcome.win(self.s, self.enc, judge)
+
+    def leave(self, judge: Judge) -> None:
+        if self.enc.current is Step.AVENGE and self.enc.avenged_by is None:
+            outcome.not_avenged(self.s, self.enc, judge)
+
+    # --- one event -------------------------------------------------------------
+
+    def handle(self, event: ev.Event) -> Verdict:
+        """Rule on one event of this encounter."""
+        judge = Judge(self.trail, event)
+        s, enc = self.s, self.enc
+        if enc.over is not None:
+            clause, why = OVER_CLAUSE[enc.over]
+            return judge.illegal(clause, f"{why}, so nothing more happens in it.")
+        step, where = self.place(event)
+        if step is Step.BETWEEN:
+            return judge.illegal(
+                "encounter.step-plays", "nothing may be played or used between steps, and nothing happens there."
+            )
+        if step.villain_only and not s.card.villain:
+            return judge.illegal(
+                "encounter.villain-steps",
+                f"the {step.value} step is a villain step, and {s.card.name} is not a villain.",
+            )
+        current = enc.current
+        if current is not None and step.rank < current.rank:
+            return judge.illegal(
+                "step.order",
+                f"the {current.value} step has already begun; the steps happen in order, and a step once passed "
+                "does not come back.",
+            )
+        if step.rank > Step.EVASION.rank:
+            breach = self.proxy_must_evade(judge)
+            if breach is not None:
+                return breach
+        self.walk_to(step, judge)
+        if enc.over is not None:
+            clause, why = OVER_CLAUSE[enc.over]
+            return judge.illegal(clause, f"{why}, so nothing in the {step.value} step happens.")
+        if not self.applies(step):
+            return self.not_applying(judge, event, step)
+        return self.dispatch(judge, event, step, where)
+
+    def place(self, event: ev.Event) -> tuple[Step, int | str | None]:
+        """The step an event really belongs to, and which check in it: a chain position or a side check's name."""
+        ref = getattr(event.action, "check", None)
+        if (
+            event.step in CHECK_STEPS
+            and not getattr(event.action, "side", False)
+            and event.kind in ("play", "power", "result", "skip", "damage")
+        ):
+            k = attempts.chain_position(self.s, self.enc, event, ref)
+            return (Step.CHECK if k == 1 else Step.NEXT_CHECK), k
+        return event.step, (str(ref) if ref is not None else None)
+
+    def not_applying(self, judge: Judge, event: ev.Event, step: Step) -> Verdict:
+        card, enc = self.s.card, self.enc
+        if step is Step.NEXT_CHECK:
+            return judge.illegal(
+                "step.order", f"{card.name} has a single check, so the next-check step does not apply."
+            )
+        if step is Step.AVENGE:
+            why = "a boon cannot be avenged" if not card.is_bane else f"{card.name} was defeated"
+            return judge.illegal("step.avenge", f"only an undefeated bane can be avenged, and {why}.")
+        if enc.outcome is Outcome.UNKNOWN and step in (Step.CLOSE, Step.ESCAPE, Step.WIN):
+            raise self.s.doc.error(
+                (*event.path, "step"),
+                f"cannot rule on the {step.value} step: no result says whether {card.name} was defeated",
+                hint="add the check results (result: ...) or a status event",
+            )
+        if card.summoned:
+            return judge.illegal(
+                "encounter.summoned-card",
+                f"{card.name} was summoned: it belongs to no location, so there is no location to close or escape "
+                "through, and defeating it never wins.",
+            )
+        if step is Step.CLOSE:
+            return judge.illegal(
+                "step.close-villain-location",
+                f"the villain's location closes only when the villain is defeated, and {card.name} was not.",
+            )
+        if step is Step.WIN:
+            return judge.illegal(
+                "step.nowhere-to-escape",
+                f"the party wins only when the villain has nowhere to escape to, and {card.name} escaped.",
+            )
+        return judge.illegal("step.order", f"the {step.value} step does not apply here.")
+
+    def proxy_must_evade(self, judge: Judge) -> Verdict | None:
+        """A character proxy must evade every bane; a card that cannot be evaded is open (open.proxy-cannot-evade)."""
+        s, enc = self.s, self.enc
+        if enc.number != 0 or not s.character.proxy or not s.card.is_bane or enc.proxy_judged:
+            return None
+        enc.proxy_judged = True
+        if s.card.cannot_evade:
+            option = judge.option(
+                "proxy-cannot-evade",
+                "step.proxy-evades",
+                lambda o: (
+                    f"{enc.who} is a proxy and {s.card.name} cannot be evaded: "
+                    + (
+                        "the card's 'cannot' wins, so the encounter goes on without evading."
+                        if o == "bane-wins"
+                        else "the proxy's duty to evade wins, so the proxy should have evaded."
+                    )
+                ),
+            )
+            if option != "proxy-evades":
+                return None
+        return judge.illegal(
+            "step.proxy-evades",
+            f"{enc.who} is a character proxy, which must evade every bane it encounters; the encounter should have "
+            "ended in the evasion step.",
+        )
+
+    def dispatch(self, judge: Judge, event: ev.Event, step: Step, where: int | str | None) -> Verdict:
+        s, enc, a = self.s, self.enc, event.action
+        if isinstance(a, ev.Play):
+            return plays.judge_play(judge, enc, s.card, s.chain, step, where, a, event.index)
+        if isinstance(a, ev.Power):
+            return plays.judge_power(judge, enc, s.card, s.chain, step, where, a)
+        if isinstance(a, ev.Result):
+            return attempts.judge_result(judge, s, enc, event, step, where, a)
+        if isinstance(a, ev.Skip):
+            if step not in CHECK_STEPS or not isinstance(where, int):
+                return judge.illegal(
+                    "step.order", f"a check of the chain is attempted only in the check steps, not in {step.value}."
+                )
+            return attempts.judge_skip(judge, s, enc, event, where, a)
+        if isinstance(a, ev.Damage):
+            return attempts.judge_damage(judge, s, enc, event, step, where, a)
+        if isinstance(a, ev.Evade):
+            return self.evade(judge, step, a)
+        if isinstance(a, ev.Move):
+            return self.move(judge, a)
+        if isinstance(a, ev.EndTurn):
+            return self.end_turn(judge, step)
+        if isinstance(a, ev.Avenge):
+            return self.avenge(judge, a)
+        if isinstance(a, ev.Guard):
+            return self.guard(judge, event, a)
+        if isinstance(a, ev.Status):
+            return self.status(judge, event, a)
+        assert isinstance(a, ev.Effect)
+        clause = attempts.SIDE_STEP_CLAUSE.get(step, "step.order")
+        return judge.legal(clause, f"{a.name} applies in the {step.value} step.")
+
+    # --- events that change the course of the encounter -------------------------
+
+    def evade(self, judge: Judge, step: Step, a: ev.Evade) -> Verdict:
+        s, enc = self.s, self.enc
+        said = f"{a.by} evades {s.card.name}" + (f" with {a.card}" if a.card else "")
+        if a.by != enc.who:
+            return judge.illegal(
+                "encounter.no-one-else",
+                f"{said}: only {enc.who}, the encountering character, can evade it; nobody can evade for someone else.",
+            )
+        if step is not Step.EVASION and not a.late:
+            return judge.illegal(
+                "step.evasion-timing",
+                f"{said} in the {step.value} step: a plain evade works only in the evasion step; a later evasion "
+                "needs a card that names that moment.",
+            )
+        if step.rank > Step.AFTER_ACTING.rank:
+            return judge.illegal(
+                "step.evasion-timing", f"{said} in the {step.value} step: the card has already been resolved."
+            )
+        if s.card.cannot_evade:
+            if enc.number == 0 and s.character.proxy:
+                enc.proxy_judged = True
+                verdict = judge.by_reading(
+                    "proxy-cannot-evade",
+                    "step.proxy-evades",
+                    lambda o: (
+                        (Verdict.LEGAL, f"{said}: the proxy's duty to evade wins over the card's 'cannot be evaded'.")
+                        if o == "proxy-evades"
+                        else (
+                            Verdict.ILLEGAL,
+                            f"{said}: the card cannot be evaded, and 'cannot' wins over the proxy's duty to evade.",
+                        )
+                    ),
+                )
+                if verdict is not Verdict.LEGAL:
+                    return verdict
+                return self._evaded(judge)
+            return judge.illegal("step.evasion", f"{said}: {s.card.name} says it cannot be evaded.")
+        if enc.number == 1:
+            verdict = judge.by_reading(
+                "avenger-evade",
+                "step.avenge",
+                lambda o: (
+                    (Verdict.LEGAL, f"{said}: the avenger's new encounter runs every step, evasion included.")
+                    if o == "may-evade"
+                    else (Verdict.ILLEGAL, f"{said}: the avenger took up the bane to defeat it and may not evade it.")
+                ),
+            )
+            if verdict is not Verdict.LEGAL:
+                return verdict
+            return self._evaded(judge)
+        if step is Step.EVASION:
+            judge.legal("step.evasion", f"{said}: evading ends the encounter at once.")
+        else:
+            judge.legal("step.evasion-timing", f"{said} at this later moment, which the card used names.")
+        return self._evaded(judge)
+
+    def _evaded(self, judge: Judge) -> Verdict:
+        s, enc = self.s, self.enc
+        enc.over, enc.outcome = Over.EVADED, Outcome.EVADED
+        enc.at = Where.VAULT if s.card.summoned else Where.LOCATION
+        what = "not acquired" if not s.card.is_bane else "neither defeated nor undefeated"
+        where = "goes back to the vault" if s.card.summoned else "is shuffled back into its location"
+        judge.note(
+            "step.evasion", f"{s.card.name} is evaded: none of its other powers happen, it is {what}, and it {where}."
+        )
+        return Verdict.LEGAL
+
+    def move(self, judge: Judge, a: ev.Move) -> Verdict:
+        enc = self.enc
+        if a.by == enc.who:
+            enc.moved = True
+            return judge.legal(
+                "encounter.move-cancels-after",
+                f"{a.by} moves during the encounter, so effects that would happen after the encounter do not happen.",
+            )
+        if a.to is not None and self.s.card.villain:
+            enc.positions[a.by] = a.to
+            return judge.legal(
+                "step.guard",
+                f"{a.by} moves to {a.to}; a character moved before trying to guard may try only for the new location.",
+            )
+        return judge.legal(
+            "encounter.move-cancels-after",
+            f"{a.by} moves; only the encountering character's move cancels effects after the encounter.",
+        )
+
+    def end_turn(self, judge: Judge, step: Step) -> Verdict:
+        s, enc = self.s, self.enc
+        enc.over, enc.outcome = Over.FORCED, Outcome.NEITHER
+        if s.card.summoned:
+            enc.at = Where.VAULT
+            judge.legal(
+                "encounter.forced-end-of-turn",
+                f"{enc.who}'s turn is forced to end in the {step.value} step: the encounter is over and "
+                f"{s.card.name}, neither defeated nor undefeated, was summoned, so it is banished.",
+            )
+            judge.note("encounter.summoned-card", f"{s.card.name} was summoned and belongs to no location.")
+            judge.note("verb.banish", f"{s.card.name} is banished: it goes back into the vault.")
+        else:
+            enc.at = Where.LOCATION
+            judge.legal(
+                "encounter.forced-end-of-turn",
+                f"{enc.who}'s turn is forced to end in the {step.value} step: the encounter is over, and "
+                f"{s.card.name}, neither defeated nor undefeated, is shuffled back into its location.",
+            )
+        return Verdict.LEGAL
+
+    def avenge(self, judge: Judge, a: ev.Avenge) -> Verdict:
+        s, enc = self.s, self.enc
+        said = f"{a.by} avenges {s.card.name}"
+        if enc.number > 0:
+            return judge.illegal(
+                "step.avenge",
+                f"{said}: {s.card.name} has already been avenged once, and a bane can be avenged only once.",
+            )
+        if enc.avenged_by is not None:
+            return judge.illegal(
+                "step.avenge", f"{said}: {enc.avenged_by} already avenges it, and a bane can be avenged only once."
+            )
+        if a.by == enc.who:
+            return judge.illegal(
+                "step.avenge", f"{said}: only another character can avenge; {enc.who} was the one who failed."
+            )
+        if a.by not in enc.local:
+            return judge.illegal("step.avenge", f"{said}: only a character at {enc.who}'s location can avenge.")
+        if a.bury is None:
+            return judge.illegal(
+                "step.avenge", f"{said} without burying a card: avenging costs the avenger one buried card."
+            )
+        if enc.outcome is Outcome.UNKNOWN:
+            enc.outcome = Outcome.UNDEFEATED
+            judge.note(
+                "step.resolve-bane",
+                "The events do not describe the failed check, but an avenge follows only an undefeated bane, so "
+                f"{s.card.name} is taken as undefeated.",
+            )
+        enc.avenged_by, enc.over = a.by, Over.AVENGED
+        judge.legal(
+            "step.avenge",
+            f"{said}, burying {a.bury}: {s.card.name}'s when-undefeated effects apply (except any that would move "
+            f"it), then {a.by} starts a new encounter with it.",
+        )
+        judge.note("verb.card-moves", f"{a.bury} is buried: it goes under {a.by}'s character card.")
+        return Verdict.LEGAL
+
+    def guard(self, judge: Judge, event: ev.Event, a: ev.Guard) -> Verdict:
+        s, enc = self.s, self.enc
+        said = f"{a.by} tries to guard {a.location}"
+        enc.guard_named.add(a.location)
+        if a.by in (enc.who, *enc.local) or (s.location is not None and a.location.lower() == s.location.lower()):
+            return judge.illegal(
+                "step.guard",
+                f"{said}: that is the villain's own location, which can never be guarded; only characters at "
+                "distant locations may guard them.",
+            )
+        if s.distant is not None and a.location not in s.distant:
+            folded = {k.lower(): k for k in s.distant}
+            if a.location.lower() not in folded:
+                from rulesref.errors import did_you_mean
+
+                raise s.doc.error(
+                    (*event.path, "guard", "location"),
+                    f"unknown location {a.location!r}",
+                    hint=did_you_mean(a.location, s.distant) or f"distant locations: {', '.join(s.distant)}",
+                )
+        at = enc.positions.get(a.by) or s.distant_location_of(a.by)
+        if at is not None and at.lower() != a.location.lower():
+            return judge.illegal(
+                "step.guard", f"{said}: {a.by} is at {at} and may try to guard only the location they are at."
+            )
+        if a.success:
+            enc.guarded.add(next((k for k in (s.distant or {}) if k.lower() == a.location.lower()), a.location))
+            return judge.legal(
+                "step.guard",
+                f"{said} and succeeds: the villain cannot escape there during this encounter (guarding lasts only "
+                "for the encounter).",
+            )
+        return judge.legal("step.guard", f"{said} and fails: the location stays unguarded.")
+
+    def status(self, judge: Judge, event: ev.Event, a: ev.Status) -> Verdict:
+        s, enc = self.s, self.enc
+        fits = ("acquired",) if not s.card.is_bane else ("defeated", "undefeated")
+        if a.becomes not in fits:
+            raise s.doc.error(
+                (*event.path, "status"),
+                f"a {s.card.kind.value} is not {a.becomes}",
+                hint=f"a {s.card.kind.value} can become: {', '.join(fits)}",
+            )
+        enc.status = a.becomes
+        return judge.legal(
+            "encounter.status-change",
+            f"an effect makes {s.card.name} {a.becomes}; the encounter goes on through its remaining steps, as the "
+            "effect does not say it ends.",
+        )
+
+
+def run(s: Situation, trail: Trail) -> RefOutcome:
+    """Rule on every event of the scenario, in order, and say where the card ends up."""
+    opening = Judge(trail)
+    what = (
+        f"{s.card.kind.value}"
+        + (f", {s.card.type}" if s.card.type else "")
+        + (", villain" if s.card.villain else "")
+        + (", summoned" if s.card.summoned else "")
+    )
+    checks = f"; its checks: {s.chain}" if s.chain_given else ""
+    opening.note(
+        "step.order",
+        f"{s.character.name} encounters {s.card.name} ({what}{checks}). Read the card, then go through every step "
+        "that applies, in order.",
+    )
+    if s.card.villain:
+        opening.note("encounter.villain-steps", f"{s.card.name} is a villain, so the villain steps apply.")
+    walks = [Walk(s, trail, Encounter(s.character.name, s.local))]
+    verdicts: list[Verdict] = []
+    finished = False
+    for event in s.events:
+        if event.step is Step.AFTER_ENCOUNTER:
+            if not finished:
+                walks[-1].walk_to(None, Judge(trail))
+                finished = True
+            verdicts.append(_after(s, trail, walks, event))
+            continue
+        if finished:
+            verdicts.append(
+                Judge(trail, event).illegal(
+                    "step.order",
+                    "it is listed after something that happens once the encounter is over; the encounter cannot go "
+                    "back.",
+                )
+            )
+            continue
+        walk = walks[-1]
+        verdicts.append(walk.handle(event))
+        if walk.enc.over is Over.AVENGED and len(walks) == 1 and walk.enc.avenged_by is not None:
+            avenger = walk.enc.avenged_by
+            local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
+            walks.append(Walk(s, trail, Encounter(avenger, local, number=1)))
+    if not finished:
+        walks[-1].walk_to(None, Judge(trail))
+    state = _state(s, walks, verdicts)
+    verdict = Verdict.LEGAL
+    if Verdict.ILLEGAL in verdicts:
+        verdict = Verdict.ILLEGAL
+    elif Verdict.UNDETERMINED in verdicts or any(step.basis is Basis.OPEN for step in trail.steps):
+        verdict = Verdict.UNDETERMINED
+    opening.note(
+        "step.order",
+        "Steps applied: "
+        + ", ".join(state["steps"])
+        + (
+            f"; then {walks[-1].enc.who}'s new encounter: " + ", ".join(state["avenge"]["steps"])
+            if len(walks) > 1
+            else ""
+        )
+        + f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}.",
+    )
+    return RefOutcome(verdict, _summary(s, verdicts, state), state)
+
+
+def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Verdict:
+    """Something that happens once the encounter is over."""
+    judge = Judge(trail, event)
+    a = event.action
+    last = walks[-1].enc
+    if isinstance(a, (ev.Result, ev.Skip, ev.Evade, ev.Avenge, ev.Guard, ev.Status, ev.EndTurn)):
+        return judge.illegal(
+            "step.order", f"a {event.kind} belongs to the encounter's steps, and the encounter is over."
+        )
+    if last.over is Over.WON:
+        verdict = judge.by_reading(
+            "after-win",
+            "step.nowhere-to-escape",
+            lambda o: (
+                (Verdict.LEGAL, "the party has won, but the turn still finishes, so this may still happen.")
+                if o == "turn-continues"
+                else (Verdict.ILLEGAL, "the party has won, and play stops at once with the win.")
+            ),
+        )
+        if verdict is not Verdict.LEGAL:
+            return verdict
+    if isinstance(a, ev.Effect):
+        movers = [w.enc.who for w in walks if w.enc.moved]
+        if movers:
+            return judge.illegal(
+                "encounter.move-cancels-after",
+                f"{a.name} would happen after the encounter, but {movers[0]} moved during the encounter, so it "
+                "does not happen.",
+            )
+        return judge.legal(
+            "encounter.move-cancels-after",
+            f"{a.name} happens after the encounter: nobody encountering moved during it.",
+        )
+    if isinstance(a, (ev.Play, ev.Power)):
+        who = a.by
+        if any(w.enc.over is Over.FORCED for w in walks):
+            return judge.illegal(
+                "turn.end-of-turn",
+                f"{who}'s play comes after the turn was forced to end, and then no cards or powers may be used.",
+            )
+        return judge.legal(
+            "play.what-is-playing",
+            f"{who}'s play comes after the encounter, so the encounter's step limits no longer apply to it.",
+        )
+    return judge.legal("step.order", f"this {event.kind} comes after the encounter.")
+
+
+def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str, Any]:
+    first, last = walks[0].enc, walks[-1].enc
+    state: dict[str, Any] = {
+        "events": [v.value for v in verdicts],
+        "steps": [step.value for step in first.walked],
+        "card": {
+            "name": s.card.name,
+            "outcome": (last.outcome or Outcome.UNKNOWN).value,
+            "at": (last.at or Where.UNKNOWN).value,
+        },
+    }
+    if len(walks) > 1:
+        state["avenge"] = {
+            "by": last.who,
+            "steps": [step.value for step in last.walked],
+            "outcome": state["card"]["outcome"],
+        }
+    damage = [item for w in walks for d in w.enc.damage for item in d.to_state()]
+    if damage:
+        state["damage"] = damage
+    if s.card.villain:
+        state["guarded"] = sorted(last.guarded)
+        if last.location_closed is not None:
+            state["location"] = "closed" if last.location_closed else "open"
+        state["win"] = last.over is Over.WON
+    close_right = next((w.enc.close_right for w in walks if w.enc.close_right), None)
+    if close_right:
+        state["may-close"] = close_right
+    if any(w.enc.moved for w in walks):
+        state["after-encounter"] = "cancelled"
+    if any(w.enc.over is Over.FORCED for w in walks):
+        state["turn"] = "ended"
+    elif last.over is Over.WON:
+        option = walks[-1].win_option
+        state["turn"] = {"turn-continues": "continues", "play-stops": "stops"}.get(option or "", "open")
+    return state
+
+
+def _where(at: str) -> str:
+    return {
+        "hand": "drawn into hand",
+        "vault": "back in the vault",
+        "location": "shuffled back into its location",
+        "escaped": "escaped into the unguarded locations",
+    }.get(at, "its place is not decided by the events given")
+
+
+def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any]) -> str:
+    bad = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.ILLEGAL]
+    open_ = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.UNDETERMINED]
+    fate = f"{s.card.name} is {state['card']['outcome']} and {_where(state['card']['at'])}."
+    if bad:
+        events = ", ".join(str(n) for n in bad)
+        return (
+            f"Illegal: event{'s' if len(bad) > 1 else ''} {events} break{'' if len(bad) > 1 else 's'} the rules. {fate}"
+        )
+    if open_:
+        events = ", ".join(str(n) for n in open_)
+        plural = "s" if len(open_) > 1 else ""
+        return f"Undetermined: event{plural} {events} rest on a question the rules leave open. {fate}"
+    if any(v is Verdict.UNDETERMINED for v in verdicts) or state.get("turn") == "open":
+        return f"Undetermined: the outcome rests on a question the rules leave open. {fate}"
+    return f"Legal: every event follows the rules. {fate}"
+
+
+def to_state(enc: Encounter) -> dict[str, Any]:
+    """The part of the ruling's state one encounter contributes."""
+    return {"steps": [step.value for step in enc.walked]}

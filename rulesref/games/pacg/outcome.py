@@ -1,0 +1,243 @@
+"""How an encounter ends, and where the card goes: resolve, the avenge step, and the villain steps.
+
+Each function is entered when the walk reaches its step and writes the card's fate to the
+Encounter; each block cites the clause it applies.
+"""
+
+from __future__ import annotations
+
+from rulesref.games.pacg.judge import Judge
+from rulesref.games.pacg.situation import Situation
+from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
+
+
+def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
+    """True if every check of the chain succeeded, False if any failed, None if the events do not say."""
+    if enc.status is not None:
+        return enc.status in ("acquired", "defeated")
+    results = [enc.attempts[k].success if k in enc.attempts else None for k in range(1, len(s.chain) + 1)]
+    if any(r is False for r in results):
+        return False
+    if all(r is True for r in results):
+        return True
+    return None
+
+
+def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
+    """Resolve the encounter (step.resolve-boon, step.resolve-bane)."""
+    card = s.card
+    won = checks_outcome(s, enc)
+    by_effect = " (as an effect made it earlier; the encounter went on, encounter.status-change)" if enc.status else ""
+    if not card.is_bane:
+        enc.over = Over.RESOLVED
+        if won is None:
+            enc.outcome, enc.at = Outcome.UNKNOWN, Where.UNKNOWN
+            judge.note(
+                "step.resolve-boon",
+                f"Resolve: the events do not say whether every check to acquire {card.name} succeeded.",
+            )
+        elif won:
+            enc.outcome, enc.at = Outcome.ACQUIRED, Where.HAND
+            judge.note(
+                "step.resolve-boon",
+                f"Resolve: every check succeeded{by_effect}, so {enc.who} acquires {card.name}: it is drawn into "
+                f"{enc.who}'s hand.",
+            )
+            judge.note("verb.card-moves", f"{card.name} is drawn: it goes into {enc.who}'s hand.")
+        else:
+            enc.outcome, enc.at = Outcome.NOT_ACQUIRED, Where.VAULT
+            judge.note(
+                "step.resolve-boon",
+                f"Resolve: a check to acquire {card.name} did not succeed, so it is banished; the encounter is over.",
+            )
+            _to_vault(s, judge, f"{card.name} is banished")
+        return
+    if won is None:
+        enc.outcome, enc.at = Outcome.UNKNOWN, Where.UNKNOWN
+        judge.note(
+            "step.resolve-bane", f"Resolve: the events do not say whether every check to defeat {card.name} succeeded."
+        )
+        return
+    if won:
+        enc.outcome = Outcome.DEFEATED
+        if card.villain and not card.summoned:
+            judge.note(
+                "step.resolve-bane",
+                f"Resolve: {card.name} is defeated{by_effect}; a defeated villain is not banished here but goes on "
+                "to the villain steps.",
+            )
+            return
+        enc.over, enc.at = Over.RESOLVED, Where.VAULT
+        judge.note(
+            "step.resolve-bane",
+            f"Resolve: {card.name} is defeated{by_effect}, so it is banished and the encounter ends.",
+        )
+        if card.villain:  # summoned
+            judge.note(
+                "encounter.summoned-card",
+                f"{card.name} was summoned: it belongs to no location, and defeating a summoned villain never wins "
+                "the scenario.",
+            )
+        _to_vault(s, judge, f"{card.name} is banished")
+        _henchman(s, enc, judge)
+        return
+    enc.outcome = Outcome.UNDEFEATED
+    judge.note(
+        "step.resolve-bane",
+        f"Resolve: a check to defeat {card.name} did not succeed{by_effect}, so it is undefeated; a local "
+        "character may avenge it.",
+    )
+
+
+def _henchman(s: Situation, enc: Encounter, judge: Judge) -> None:
+    if s.card.henchman is None:
+        return
+    if s.card.henchman.value == "closing":
+        enc.close_right = enc.who
+        judge.note(
+            "card.henchmen",
+            f"{s.card.name} is a closing henchman: {enc.who}, who defeated it, may now attempt to close the location.",
+        )
+    else:
+        judge.note(
+            "card.henchmen",
+            f"{s.card.name} is a non-closing henchman: defeating it gives no attempt to close the location.",
+        )
+
+
+def _to_vault(s: Situation, judge: Judge, what: str) -> None:
+    if s.card.summoned:
+        judge.note(
+            "verb.summon", f"{what}: a summoned card goes back to the vault unless the summoning card says otherwise."
+        )
+    else:
+        judge.note("verb.banish", f"{what}: a banished card goes back into the vault.")
+
+
+def not_avenged(s: Situation, enc: Encounter, judge: Judge) -> None:
+    """Leaving the avenge step with nobody avenging an undefeated bane (step.resolve-bane)."""
+    card = s.card
+    if enc.outcome is not Outcome.UNDEFEATED:
+        if enc.outcome is Outcome.UNKNOWN:
+            enc.over = Over.UNKNOWN
+        return
+    if card.villain and not card.summoned:
+        option = judge.option(
+            "undefeated-villain",
+            "step.resolve-bane",
+            lambda o: (
+                f"Nobody avenges {card.name}. Its when-undefeated effects apply; "
+                + (
+                    "it is not shuffled into its location but goes straight on to the escape step."
+                    if o == "escape-directly"
+                    else "it is shuffled into its location as the resolve step says, then taken back out for the "
+                    "escape step."
+                )
+            ),
+        )
+        if option is None:
+            enc.at = Where.UNKNOWN
+        return
+    enc.over = Over.RESOLVED
+    if card.summoned:
+        enc.at = Where.VAULT
+        judge.note(
+            "step.resolve-bane",
+            f"Nobody avenges {card.name}: its when-undefeated effects apply and, being summoned, it does not go "
+            "into a location.",
+        )
+        judge.note("verb.summon", f"{card.name} was summoned, so it goes back to the vault.")
+        return
+    enc.at = Where.LOCATION
+    judge.note(
+        "step.resolve-bane",
+        f"Nobody avenges {card.name}: its when-undefeated effects apply, then it is shuffled back into its location.",
+    )
+
+
+def close(s: Situation, enc: Encounter, judge: Judge) -> None:
+    """Villain step: a defeated villain's location closes, unless other villains are in it."""
+    name = s.location or "the villain's location"
+    if s.other_villains == 0:
+        enc.location_closed = True
+        judge.note(
+            "step.close-villain-location",
+            f"Close: {name} is searched and holds no other villain, so it closes without its To Close requirement: "
+            "its cards are banished, the location leaves play, everyone there must move, and there is no more "
+            "exploring this turn.",
+        )
+        return
+    enc.location_closed = False
+    judge.note(
+        "step.other-villains",
+        f"Close: {name} still holds {s.other_villains} other villain(s), so it does not close; every card in it "
+        "but the villains is banished and it is shuffled.",
+    )
+    unguarded = unguarded_distant(s, enc)
+    if unguarded is not None and not unguarded:
+        enc.over, enc.at = Over.BANISHED, Where.VAULT
+        judge.note("step.other-villains", f"Every distant location is guarded, so {s.card.name} is banished.")
+        judge.note("verb.banish", f"{s.card.name} is banished: it goes back into the vault.")
+
+
+def unguarded_distant(s: Situation, enc: Encounter) -> list[str] | None:
+    """Distant locations not guarded this encounter; None when the scenario does not say which exist."""
+    if s.distant is not None:
+        places = list(s.distant)
+    elif enc.guard_named:
+        places = sorted(enc.guard_named)
+    else:
+        return None
+    return [p for p in places if p not in enc.guarded]
+
+
+def escape(s: Situation, enc: Encounter, judge: Judge) -> None:
+    """Villain step: the villain escapes if any location is unguarded."""
+    card = s.card
+    if enc.outcome is Outcome.UNDEFEATED:
+        enc.over, enc.at = Over.ESCAPED, Where.ESCAPED
+        judge.note(
+            "step.villain-escapes",
+            f"Escape: {card.name} was not defeated, and its own location can never be guarded, so it escapes. "
+            "Count the unguarded locations less one, search the hourglass for that many blessings, shuffle the "
+            "villain in with them and deal one card into each unguarded location.",
+        )
+        return
+    unguarded = unguarded_distant(s, enc)
+    if unguarded is None or unguarded:
+        where = (
+            "the other open locations (the scenario lists none as guarded)"
+            if unguarded is None
+            else ", ".join(unguarded)
+        )
+        enc.over, enc.at = Over.ESCAPED, Where.ESCAPED
+        judge.note(
+            "step.villain-escapes",
+            f"Escape: {card.name} was defeated but has unguarded places to go ({where}), so it escapes. "
+            "Take random blessings from the vault (unguarded locations less one), shuffle the villain in with "
+            "them and deal one card into each unguarded location.",
+        )
+        return
+    enc.nowhere = True
+    judge.note(
+        "step.villain-escapes", f"Escape: every location is closed or guarded, so {card.name} has nowhere to escape to."
+    )
+
+
+def win(s: Situation, enc: Encounter, judge: Judge) -> str | None:
+    """Villain step: nowhere to escape, so the party wins. Returns the after-win reading's option."""
+    enc.over, enc.at = Over.WON, Where.VAULT
+    judge.note(
+        "step.nowhere-to-escape",
+        f"Win: {s.card.name} has nowhere to escape to, so the party wins the scenario; in the clean-up after "
+        "the scenario, cards that are not boons go back to the vault.",
+    )
+    return judge.option(
+        "after-win",
+        "step.nowhere-to-escape",
+        lambda o: (
+            "The current turn still finishes after the win."
+            if o == "turn-continues"
+            else "Play stops at once with the win; the turn is not finished."
+        ),
+    )

@@ -1,0 +1,236 @@
+"""Playing cards and using powers during an encounter: what fits the step, and how often.
+
+The checks run in a fixed order, one block per rule family; the first that fails decides:
+  1. relevance: the play must bear on the current step (encounter.step-plays)
+  2. immunity: no card with a trait the card is immune to (encounter.immunity)
+  3. combat-only powers only on a combat check (check.use-cards)
+  4. a revealed card is not played again in the same check or step (verb.reveal)
+  5. damage reduction needs damage of a type it can reduce (damage.responses)
+  6. the party's one boon of each type per check or step, freely played exempt
+     (encounter.boon-limit, play.played-freely, check.damage-type-limit, damage.type-limit)
+A character power is checked for 1-3 and then used at most once per step unless it is
+triggered (encounter.power-frequency).
+"""
+
+from __future__ import annotations
+
+from rulesref.games.pacg.cards import Card
+from rulesref.games.pacg.checks import Chain
+from rulesref.games.pacg.events import Play, Power
+from rulesref.games.pacg.judge import Judge
+from rulesref.games.pacg.state import DamageDealt, Encounter, Played
+from rulesref.games.pacg.steps import CHECK_STEPS, NO_CHECK_STEPS, Step
+from rulesref.ruling import Verdict
+
+Unit = tuple[object, ...]
+
+
+def judge_play(
+    judge: Judge, enc: Encounter, card: Card, chain: Chain, step: Step, where: int | str | None, play: Play, event: int
+) -> Verdict:
+    """Rule on one boon play; a legal play is recorded for the type limit."""
+    said = f"{play.by} plays {play.card} ({play.type}{', freely' if play.freely else ''})"
+    wrong = _relevance(judge, step, where, play.purpose, said)
+    if wrong is not None:
+        return wrong
+    hit = sorted(play.traits & card.immune)
+    if hit and not (play.ignores_immunity or enc.immunity_lifted):
+        return judge.illegal(
+            "encounter.immunity",
+            f"{said}: {card.name} is immune to {', '.join(hit)}, so no card with that trait may be played "
+            "during the encounter unless a power removes or ignores the trait or the immunity.",
+        )
+    if play.combat_only and not _is_combat(enc, chain, step, where):
+        return judge.illegal(
+            "check.use-cards", f"{said}: a combat-only power cannot be used on a check that is not a combat check."
+        )
+    key = (play.by, play.card.lower(), step, where)
+    if key in enc.revealed and not play.again:
+        return judge.illegal(
+            "verb.reveal",
+            f"{said}: {play.card} was already revealed for its power in this check or step; one play uses one "
+            "power, and a revealed card cannot be used again here unless the card itself allows it.",
+        )
+    source: DamageDealt | None = None
+    if play.reduces is not None:
+        source, why = _damage_for(enc, step, where, play)
+        if source is None:
+            return judge.illegal("damage.responses", f"{said}: {why}")
+    record = Played(
+        event, play.by, play.card, play.type, step, where, play.freely, play.reduces, source.id if source else None
+    )
+    verdict = _type_limit(judge, enc, record, said)
+    if verdict is not Verdict.ILLEGAL:
+        enc.plays.append(record)
+        if play.how == "reveal":
+            enc.revealed.add(key)
+    return verdict
+
+
+def judge_power(
+    judge: Judge, enc: Encounter, card: Card, chain: Chain, step: Step, where: int | str | None, power: Power
+) -> Verdict:
+    """Rule on a power used; once per step (or check) unless triggered by an event."""
+    said = f"{power.by} uses {power.power}"
+    wrong = _relevance(judge, step, where, power.purpose, said)
+    if wrong is not None:
+        return wrong
+    hit = sorted(power.adds & card.immune)
+    if hit and not (power.ignores_immunity or enc.immunity_lifted):
+        return judge.illegal(
+            "encounter.immunity",
+            f"{said}: it would add {', '.join(hit)} to a check against {card.name}, which is immune to it.",
+        )
+    if power.combat_only and not _is_combat(enc, chain, step, where):
+        return judge.illegal(
+            "check.use-cards", f"{said}: a combat-only power cannot be used on a check that is not a combat check."
+        )
+    key = (power.by, power.power.lower(), step, where)
+    if key in enc.powers and not power.triggered:
+        return judge.illegal(
+            "encounter.power-frequency",
+            f"{said} a second time in this step: a power not tied to a specific event is used at most once per step.",
+        )
+    enc.powers.add(key)
+    if power.ignores_immunity:
+        enc.immunity_lifted = True
+    how = (
+        "it triggers on an event, so it may be used each time that happens"
+        if power.triggered
+        else "its first use in this step"
+    )
+    return judge.legal("encounter.power-frequency", f"{said}: {how}.")
+
+
+def _relevance(judge: Judge, step: Step, where: int | str | None, purpose: str, said: str) -> Verdict | None:
+    """Block 1: only plays that bear on the current step (encounter.step-plays)."""
+    if step is Step.BETWEEN:
+        return judge.illegal("encounter.step-plays", f"{said}: nothing may be played or used between steps.")
+    if purpose in ("heal", "explore"):
+        return judge.illegal(
+            "encounter.step-plays",
+            f"{said} to {purpose}: that bears on no encounter step, and only plays that relate to the current step "
+            "are allowed.",
+        )
+    if purpose == "check" and (step in NO_CHECK_STEPS or (step is Step.EVASION and where is None)):
+        return judge.illegal(
+            "encounter.step-plays",
+            f"{said} on a check: the {step.value} step has no check to play it on, and plays must relate to the "
+            "current step.",
+        )
+    return None
+
+
+def _is_combat(enc: Encounter, chain: Chain, step: Step, where: int | str | None) -> bool:
+    if step not in CHECK_STEPS or not isinstance(where, int) or where > len(chain):
+        return True  # a side check's skill is not described: do not rule it out
+    attempt = enc.attempts.get(where)
+    if attempt is not None:
+        return attempt.check.is_combat
+    return any(c.is_combat for c in chain.groups[where - 1])
+
+
+def _damage_for(enc: Encounter, step: Step, where: int | str | None, play: Play) -> tuple[DamageDealt | None, str]:
+    """Block 5: the damage this play reduces, dealt earlier in the same step (and check)."""
+    here = [d for d in enc.damage if d.step is step and play.reduces in d.to]
+    same = [d for d in here if d.check == where] or here
+    if not same:
+        return None, (
+            f"no damage has been dealt to {play.reduces} in this step, so there is nothing for it to "
+            "reduce; only plays that affect the damage being dealt may respond to it."
+        )
+    fits = [d for d in same if play.damage_type in (None, "any") or d.type == play.damage_type]
+    if not fits:
+        return None, (
+            f"it reduces only {play.damage_type} damage, and the damage dealt is {same[-1].type}; only cards "
+            "that affect that type of damage may be played."
+        )
+    return fits[-1], ""
+
+
+def _unit(p: Played, option: str) -> Unit:
+    """What one count of the type limit covers under each reading of open.boon-limit-unit."""
+    if option == "per-step":
+        return (p.step,)
+    return (p.step, p.check)
+
+
+def _clashes(enc: Encounter, new: Played, option: str) -> list[Played]:
+    return [p for p in enc.plays if p.type == new.type and not p.freely and _unit(p, option) == _unit(new, option)]
+
+
+def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict:
+    """Block 6: one boon of each type for the whole party, per check or step; free plays exempt."""
+    if new.freely:
+        return judge.legal(
+            "play.played-freely",
+            f"{said}: a play made freely does not count toward the party's one-{new.type} limit.",
+        )
+    per_check, per_step = _clashes(enc, new, "per-check"), _clashes(enc, new, "per-step")
+    clash = per_check
+    if bool(per_check) != bool(per_step):
+        # the two readings of open.boon-limit-unit disagree only here: several checks in one step
+        option = judge.option(
+            "boon-limit",
+            "encounter.boon-limit",
+            lambda o: (
+                f"{said}: another {new.type} was played earlier in this step but on another check; the party's "
+                "count is taken "
+                + (
+                    "per check, so it starts again for this check."
+                    if o == "per-check"
+                    else "per step, so it is shared across the step."
+                )
+            ),
+        )
+        if option is None:
+            return Verdict.UNDETERMINED
+        clash = per_check if option == "per-check" else per_step
+    return _decide(judge, new, clash, said)
+
+
+def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdict:
+    if not clash:
+        if new.reduces is not None:
+            return judge.legal(
+                "damage.type-limit",
+                f"{said} to reduce the damage to {new.reduces}: the first {new.type} against it, within the limit.",
+            )
+        return judge.legal(
+            "encounter.boon-limit",
+            f"{said}: the first {new.type} the party plays on this check or step, so within the limit of one per type.",
+        )
+    if new.reduces is not None and all(
+        p.reduces is not None and p.source == new.source and p.reduces != new.reduces for p in clash
+    ):
+        # one source hitting several characters: does each get their own limit? (open)
+        def decide(option: str) -> tuple[Verdict, str]:
+            if option == "per-character":
+                return Verdict.LEGAL, (
+                    f"{said} against the damage to {new.reduces}: each damaged character has their own "
+                    f"one-{new.type} limit against this source."
+                )
+            return Verdict.ILLEGAL, (
+                f"{said}: {clash[0].by} already played {clash[0].card} against the same source's "
+                f"damage, and the party shares one {new.type} against it."
+            )
+
+        return judge.by_reading("damage-limit", "damage.type-limit", decide)
+    first = clash[0]
+    if new.reduces is not None:
+        if first.reduces is None:
+            return judge.illegal(
+                "check.damage-type-limit",
+                f"{said} to reduce damage: {first.by} already played {first.card}, a {new.type}, on this check, and "
+                "reducing the check's damage falls under the same one-per-type limit.",
+            )
+        return judge.illegal(
+            "damage.type-limit",
+            f"{said}: {first.by} already played {first.card}, a {new.type}, against the same damage to {new.reduces}; "
+            "only one boon of each type may affect one character's damage from one source.",
+        )
+    return judge.illegal(
+        "encounter.boon-limit",
+        f"{said}: {first.by} already played {first.card}, a {new.type}, on this check or step; the party may play "
+        f"only one {new.type} there, and a second only if it is played freely.",
+    )

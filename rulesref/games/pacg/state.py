@@ -1,0 +1,162 @@
+"""The running record of one encounter: what has been played, attempted and decided so far.
+
+Mutable on purpose: the referee walks the events in order and writes here; ``to_state``
+gives the part a ruling reports.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from rulesref.games.pacg.checks import Check
+from rulesref.games.pacg.steps import Step
+
+
+class Outcome(str, enum.Enum):
+    """What became of the encountered card."""
+
+    ACQUIRED = "acquired"
+    """A boon whose checks all succeeded: drawn into hand."""
+    NOT_ACQUIRED = "not-acquired"
+    """A boon whose check failed: banished."""
+    DEFEATED = "defeated"
+    UNDEFEATED = "undefeated"
+    EVADED = "evaded"
+    """Neither acquired, defeated nor undefeated: put back where it came from."""
+    NEITHER = "neither"
+    """A forced end of turn: neither defeated nor undefeated."""
+    UNKNOWN = "unknown"
+    """The events do not say how the checks went."""
+
+
+class Where(str, enum.Enum):
+    """Where the card ends up, in the game's words."""
+
+    HAND = "hand"
+    """Drawn into the encountering character's hand (acquired)."""
+    VAULT = "vault"
+    """Banished, or returned to the vault (summoned cards, a villain at the scenario's end)."""
+    LOCATION = "location"
+    """Shuffled back into its location."""
+    ESCAPED = "escaped"
+    """A villain that escaped: shuffled with blessings into the unguarded locations."""
+    UNKNOWN = "unknown"
+    """Not decided by what the events describe."""
+
+
+class Over(str, enum.Enum):
+    """Why an encounter ended."""
+
+    EVADED = "evaded"
+    FORCED = "forced"
+    """The turn was forced to end."""
+    RESOLVED = "resolved"
+    """The resolve step finished it (boon, defeated bane, or undefeated bane not avenged)."""
+    AVENGED = "avenged"
+    """Handed to the avenger's new encounter."""
+    ESCAPED = "escaped"
+    BANISHED = "banished"
+    """A defeated villain banished because every distant location was guarded (step.other-villains)."""
+    WON = "won"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class Attempt:
+    """A check of the chain attempted (or left unattempted)."""
+
+    event: int
+    by: str
+    check: Check
+    total: int | None
+    success: bool
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
+class Played:
+    """A boon play already made in this encounter, kept for the party's type limit."""
+
+    event: int
+    by: str
+    card: str
+    type: str
+    step: Step
+    check: int | str | None
+    """Chain position in the check steps; a side check's name elsewhere; None for the step itself."""
+    freely: bool
+    reduces: str | None = None
+    source: int | None = None
+    """Which damage it reduces (DamageDealt.id)."""
+
+
+@dataclass
+class DamageDealt:
+    """Damage dealt during the encounter, before any reduction."""
+
+    id: int
+    event: int
+    step: Step
+    check: int | str | None
+    to: tuple[str, ...]
+    amount: int | None
+    type: str
+    source: str
+
+    def to_state(self) -> list[dict[str, object]]:
+        out: list[dict[str, object]] = []
+        for who in self.to:
+            item: dict[str, object] = {"to": who, "type": self.type, "source": self.source}
+            if self.amount is not None:
+                item["amount"] = self.amount
+            out.append(item)
+        return out
+
+
+@dataclass
+class Encounter:
+    """One encounter with the card: the original one, or the avenger's new one."""
+
+    who: str
+    """The encountering character."""
+    local: tuple[str, ...]
+    """The other characters at the location."""
+    number: int = 0
+    """0 for the first encounter, 1 for the avenger's."""
+    walked: list[Step] = field(default_factory=list)
+    over: Over | None = None
+    attempts: dict[int, Attempt] = field(default_factory=dict)
+    side_attempted: bool = False
+    status: str | None = None
+    """Set by a status event: acquired, defeated or undefeated partway through."""
+    outcome: Outcome | None = None
+    at: Where | None = None
+    plays: list[Played] = field(default_factory=list)
+    powers: set[tuple[str, str, Step, int | str | None]] = field(default_factory=set)
+    revealed: set[tuple[str, str, Step, int | str | None]] = field(default_factory=set)
+    immunity_lifted: bool = False
+    guarded: set[str] = field(default_factory=set)
+    guard_named: set[str] = field(default_factory=set)
+    positions: dict[str, str] = field(default_factory=dict)
+    """Distant characters moved during the encounter: name -> new location."""
+    damage: list[DamageDealt] = field(default_factory=list)
+    moved: bool = False
+    avenged_by: str | None = None
+    proxy_judged: bool = False
+    close_right: str | None = None
+    """Who may attempt to close the location (a defeated closing henchman)."""
+    location_closed: bool | None = None
+    nowhere: bool = False
+    """The villain has nowhere to escape to."""
+
+    @property
+    def current(self) -> Step | None:
+        return self.walked[-1] if self.walked else None
+
+    def check_in_progress(self, chain_length: int) -> int:
+        """The first check of the chain with no attempt yet (the last once all have one)."""
+        for k in range(1, chain_length + 1):
+            if k not in self.attempts:
+                return k
+        return chain_length
