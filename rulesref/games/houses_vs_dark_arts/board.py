@@ -432,6 +432,8 @@ def _side_and_house(
                 hint=did_you_mean(word, ("house", "dark-arts")) or "sides: house, dark-arts",
             )
     house = _name(spec.get("house")) if "house" in spec else None
+    if house is not None and SIDES.get(house.replace(" ", "-").replace("_", "-")) == "dark-arts" and side != "house":
+        return "dark-arts", None  # `house: dark-arts` is read as the Dark Arts side
     if "house" in spec and house is None:
         raise doc.error((*where, "house"), "expected a house name, e.g. gryffindor")
     if house is not None:

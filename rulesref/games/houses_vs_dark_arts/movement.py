@@ -83,22 +83,10 @@ def explore(s: Situation, trail: Trail) -> Outcome:
 
 
 def _side(s: Situation, ex: Explore) -> str | None:
-    """The exploring side: the turn's, else that of the pawns moved (which must agree)."""
-    sides = {s.pawns[m.pawn].side for m in ex.moves}
+    """The exploring side: the turn's, else that of the first pawn moved."""
     if s.turn is not None:
-        other = [m for m in ex.moves if s.pawns[m.pawn].side != s.turn.side]
-        if other:
-            m = other[0]
-            raise s.doc.error(
-                m.field,
-                f"it is the {s.turn.side} turn, but {m.pawn} is a "
-                f"{'Dark Arts' if s.turn.side == HOUSE else 'House'} pawn",
-                hint="an Explore moves the exploring side's own pawns",
-            )
         return s.turn.side
-    if len(sides) > 1:
-        raise s.doc.error(ex.moves[-1].field, "the moves mix House and Dark Arts pawns; one side explores at a time")
-    return sides.pop() if sides else None
+    return s.pawns[ex.moves[0].pawn].side if ex.moves else None
 
 
 def _house_of(s: Situation, ex: Explore) -> str | None:
@@ -195,16 +183,22 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
             raise Illegal(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
         _enter(s, trail, pawn, steps[0].to, "placed")
         pawn.at, steps = steps[0].to, steps[1:]
+    # move.stunned: a stunned pawn is not moved by movement or by effects
+    if pawn.stunned:
+        trail.rule("move.stunned", f"{pawn.id} is stunned, so it cannot be moved until it is revived.")
+        raise Illegal(f"{pawn.id} is stunned and cannot move")
+    if pawn.side != run.side:
+        raise trail.undetermined(
+            "open.move-other-side",
+            f"{pawn.id} is not a pawn of the exploring side; whether a card may move the other side's pawns "
+            "is not settled by the known pages.",
+        )
     if s.turn is not None and s.turn.side == HOUSE and pawn.house != s.turn.house:
         raise trail.undetermined(
             "open.house-explore",
             f"It is {s.turn.house}'s turn and {pawn.id} is a {pawn.house} "
             "pawn; whether a House player may move another house's pawn is not settled.",
         )
-    # move.stunned: a stunned pawn is not moved by movement or by effects
-    if pawn.stunned:
-        trail.rule("move.stunned", f"{pawn.id} is stunned, so it cannot be moved until it is revived.")
-        raise Illegal(f"{pawn.id} is stunned and cannot move")
     seen = run.visited.setdefault(pawn.id, [pawn.at])
     here = pawn.at
     for i, step in enumerate(steps):
@@ -344,6 +338,9 @@ def _fly(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: Step
         # board.fly-off-points: no transfer without a card that allows it
         trail.rule("board.fly-off-points", "The card played does not allow a Fly Off Point transfer.")
         raise Illegal(f"{pawn.id} cannot fly off without a card that allows it")
+    if to == here:
+        trail.rule("board.fly-off-points", f"A transfer leaves {here} for another Fly Off Point, not the same one.")
+        raise Illegal(f"{pawn.id} cannot transfer from {here} to {here}")
     for space in (here, to):
         if space not in board.fly_off:
             trail.rule(
