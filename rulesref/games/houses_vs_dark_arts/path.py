@@ -147,6 +147,7 @@ def unlocked(s: Situation, trail: Trail, colour: str) -> bool:
             + (
                 "unlocked colours stay unlocked." if keeps else "the unlock follows the Marker's zone, so it is locked."
             ),
+            clause="open.marker-back",
         )
         return keeps
     trail.rule(
@@ -239,7 +240,11 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
             if option == "every-advance"
             else "only a House Replenish advance resolves an event, so this one is not resolved."
         ),
+        clause="open.event-spaces",
     )
+    if option == "every-advance":
+        # path.event-space: the event procedure, as the Replenish case describes it
+        trail.rule("path.event-space", f"The event on space {space} is resolved as after a House Replenish.")
     return option == "every-advance"
 
 
@@ -280,6 +285,7 @@ def participating(s: Situation, trail: Trail) -> list[str]:
         "participating-houses",
         "The participating houses are taken to be "
         + (f"the houses in play ({_list(list(s.houses))})." if option == "in-play" else "all four houses."),
+        clause="open.participating-houses",
     )
     return list(s.houses) if option == "in-play" else list(ALL_HOUSES)
 
@@ -398,6 +404,7 @@ def _move_back(s: Situation, trail: Trail, spaces: int) -> Outcome:
             "back-keep-unlocks": "it moves back, and colours already unlocked stay unlocked.",
             "back-relock": "it moves back, and the unlocked colours follow its new zone.",
         }[option],
+        clause="open.marker-back",
     )
     if option == "never":
         return Outcome(Verdict.ILLEGAL, "Under reading marker-back=never the Marker only moves forward.", s.to_state())

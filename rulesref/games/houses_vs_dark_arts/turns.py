@@ -244,6 +244,7 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
             "another-turn",
             "This is an extra turn from an another-turn bonus space; it is "
             "taken as a full turn with the usual choice of action.",
+            clause="open.another-turn",
         )
     if turn.actions_taken == 0:
         return None
@@ -264,6 +265,7 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
             if option == "one-action"
             else "a House player may take further actions in the same turn."
         ),
+        clause="open.turn-order",
     )
     if option == "one-action":
         return Outcome(
@@ -298,6 +300,7 @@ def may_explore(s: Situation, trail: Trail) -> Outcome | None:
         f"{cap_name(s.turn.who)} Explores: "
         + ("one or more cards are" if several else "one card is")
         + " played for movement, an unlocked effect, or both, as in the Dark Arts Explore.",
+        clause="open.house-explore",
     )
     return None
 
@@ -346,11 +349,14 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
                 "last-hand-reshuffle",
                 f"{who_name}'s deck is empty in the last-hand phase: no reshuffle now, "
                 f"so the draw stops after {drawn} card(s).",
+                clause="open.last-hand",
             )
             player.hand += drawn
             return drawn
         if in_last_hands(s):
-            trail.interpret("last-hand-reshuffle", "The last-hand phase does not stop the reshuffle.")
+            trail.interpret(
+                "last-hand-reshuffle", "The last-hand phase does not stop the reshuffle.", clause="open.last-hand"
+            )
         # draw.reshuffle: the discard pile, shuffled, becomes the new draw deck
         trail.rule(
             "draw.reshuffle",
@@ -394,6 +400,7 @@ def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
                 if option == "no-limit"
                 else f"the hand is discarded down to {HAND_TARGET}."
             ),
+            clause="open.hand-limit",
         )
         if option == "discard-to-five":
             extra = player.hand - HAND_TARGET
@@ -575,7 +582,11 @@ def learn(s: Situation, trail: Trail) -> Outcome:
     trail.rule("action.learn-house-only", f"{cap_name(turn.who)} is a House player, so Learn is one of their actions.")
     option = trail.choice("learn")
     goes = "hand" if option == "card-to-hand" else "discard pile"
-    trail.interpret("learn", f"{cap_name(turn.who)} Learns: one card is taken from the Library into their {goes}.")
+    trail.interpret(
+        "learn",
+        f"{cap_name(turn.who)} Learns: one card is taken from the Library into their {goes}.",
+        clause="open.learn",
+    )
     player = s.players.get(turn.who)
     if player is not None:
         if option == "card-to-hand":
@@ -587,7 +598,11 @@ def learn(s: Situation, trail: Trail) -> Outcome:
 
 def deploy(s: Situation, trail: Trail, pawn: str) -> str:
     """A Dark Arts pawn leaves the reserve: open.reserve-deployment; returns the reading's option."""
-    return trail.interpret("reserve-deployment", f"{pawn} comes onto the board from the Dark Arts reserve.")
+    return trail.interpret(
+        "reserve-deployment",
+        f"{pawn} comes onto the board from the Dark Arts reserve.",
+        clause="open.reserve-deployment",
+    )
 
 
 def another_turn(s: Situation, trail: Trail) -> bool:
@@ -602,7 +617,10 @@ def another_turn(s: Situation, trail: Trail) -> bool:
                 if option == "full-turn"
                 else "extra turns do not chain, so no further turn."
             ),
+            clause="open.another-turn",
         )
         return option != "no-chain"
-    trail.interpret("another-turn", "The bonus gives the player a full extra turn after this one.")
+    trail.interpret(
+        "another-turn", "The bonus gives the player a full extra turn after this one.", clause="open.another-turn"
+    )
     return True

@@ -162,11 +162,13 @@ def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
             "progress-tokens",
             f"The Dark Arts is stated to hold {held} of 3 Progress Tokens, but it has taken the location card, "
             "which brings the final token with it: it holds all 3.",
+            clause="open.location-card",  # the order of the final token and the card is that question
         )
         return 3
     trail.interpret(
         "progress-tokens",
         f"The Dark Arts holds {held} of 3 Progress Tokens, as stated; the referee adds none of its own.",
+        clause="open.progress-tokens",
     )
     return held
 
@@ -268,6 +270,7 @@ def _pawns_at_location(s: Situation, trail: Trail) -> int:
             "stunned-at-location",
             f"Stunned Dark Arts pawns at the location ({', '.join(stunned)}) "
             + ("still stand there, so they count." if option == "count" else "do not count."),
+            clause="open.location-stunned",
         )
         if option == "not-count":
             dark = [p for p in dark if not p.stunned]
@@ -278,6 +281,7 @@ def _pawns_at_location(s: Situation, trail: Trail) -> int:
             "location-area",
             f"The location is an area ({', '.join(spaces)}) and the Dark Arts pawns there stand on different spaces: "
             + ("all of them count as together." if option == "whole-area" else "only pawns sharing one space count."),
+            clause="open.location-card",
         )
         if option == "one-space":
             by_space: dict[str, int] = {}
