@@ -109,6 +109,14 @@ class Turn:
 _PLAYER_KEYS = ("hand", "deck", "discard")
 _DARK_ARTS_KEYS = (*_PLAYER_KEYS, "markers", "progress", "location-card")
 LOCATION_CARD = ("first-red", "next-red", "last-space")
+_CARD_ALIASES = {"second-red": "next-red", "last": "last-space", "last-path-space": "last-space"}
+_PHASE_ALIASES = {
+    "normal": "normal",
+    "last-hands": "last-hands",
+    "last-hand": "last-hands",
+    "last-hand-phase": "last-hands",
+}
+"""Accepted spellings of the phases (players say 'last hand' and 'last hands')."""
 _TURN_KEYS = ("side", "house", "acquired", "phase", "actions-taken", "played", "extra", "final-hands-out")
 
 
@@ -142,7 +150,7 @@ def _flag(doc: Loaded, path: tuple[str, ...], value: Any) -> bool:
 
 def read_players(doc: Loaded, houses: list[str]) -> dict[str, Player]:
     """``players:`` (optional): each house in play and/or ``dark-arts``, with card counts."""
-    raw = _mapping(doc, ("players",), doc.data.get("players"), (*houses, DARK_ARTS))
+    raw = _mapping(doc, ("players",), doc.data.get("players"), (*_known_houses(doc, houses), DARK_ARTS))
     out: dict[str, Player] = {}
     for name, body in raw.items():
         where = ("players", str(name))
@@ -176,6 +184,7 @@ def _location_card(doc: Loaded, path: tuple[str, ...], value: Any) -> str | int 
         return None
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
         return value  # the Path space where it was taken; victory.py names it from the path
+    value = _CARD_ALIASES.get(value, value) if isinstance(value, str) else value
     if value not in LOCATION_CARD:
         raise doc.error(
             path,
@@ -183,6 +192,15 @@ def _location_card(doc: Loaded, path: tuple[str, ...], value: Any) -> str | int 
             f"(or the Path space number), got {value!r}",
         )
     return str(value)
+
+
+def _known_houses(doc: Loaded, houses: list[str]) -> list[str]:
+    """The houses a player key may name: those listed in ``houses:``, else any of the four."""
+    from rulesref.games.houses_vs_dark_arts.path import ALL_HOUSES
+
+    if doc.data.get("houses") is not None:
+        return list(houses)
+    return list(dict.fromkeys([*houses, *ALL_HOUSES]))
 
 
 def read_turn(doc: Loaded, houses: list[str]) -> Turn | None:
@@ -197,11 +215,12 @@ def read_turn(doc: Loaded, houses: list[str]) -> Turn | None:
     if side == HOUSE:
         if house is None and len(houses) == 1:
             house = houses[0]
-        if house not in houses:
-            raise doc.error(("turn", "house"), f"expected the house whose turn it is, one of {houses}, got {house!r}")
+        known = _known_houses(doc, houses)
+        if house not in known:
+            raise doc.error(("turn", "house"), f"expected the house whose turn it is, one of {known}, got {house!r}")
     elif house is not None:
         raise doc.error(("turn", "house"), "a Dark Arts turn has no house")
-    phase = raw.get("phase", "normal")
+    phase = _PHASE_ALIASES.get(raw.get("phase", "normal"), raw.get("phase"))
     if phase not in PHASES:
         raise doc.error(("turn", "phase"), f"expected phase: {' or '.join(PHASES)}, got {phase!r}")
     out = raw.get("final-hands-out")

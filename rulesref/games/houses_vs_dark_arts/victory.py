@@ -29,6 +29,13 @@ if TYPE_CHECKING:
     from rulesref.games.houses_vs_dark_arts.situation import Situation
 
 CHECKS = ("victory", "draw", "end", "turn-end")
+_CHECK_ALIASES = {
+    "win": "victory",
+    "end-of-track": "end",
+    "game-end": "end",
+    "cleanup": "turn-end",
+    "end-turn": "turn-end",
+}
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
 _WHEN = {
@@ -72,6 +79,7 @@ def _read_check(s: Situation) -> tuple[str, str]:
     body: Any = s.body
     where = ("action", "check")
     if isinstance(body, str):
+        body = _CHECK_ALIASES.get(body, body)
         if body not in CHECKS:
             raise s.doc.error(
                 where, f"unknown check {body!r}", hint=did_you_mean(body, CHECKS) or f"checks: {', '.join(CHECKS)}"
