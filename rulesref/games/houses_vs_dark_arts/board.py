@@ -8,6 +8,7 @@ full-border neighbours have one (board.adjacency, board.corners).
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -273,21 +274,25 @@ def _read_grid(r: _Reader) -> None:
     if not (1 <= cols <= len(_COLUMNS) and 1 <= rows <= 99):
         raise r.fail(("grid",), f"a grid has 1-26 columns and 1-99 rows, got {raw!r}")
     r.columns, r.rows = cols, rows
-    # spreadsheet order: a1 b1 ... then a2 ...; side-sharing spaces are neighbours
-    for row in range(1, rows + 1):
-        for col in range(cols):
-            name = f"{_COLUMNS[col]}{row}"
-            r.spaces.append(name)
-            r.links[name] = set()
-            if col:
-                _link(r, name, f"{_COLUMNS[col - 1]}{row}")
-            if row > 1:
-                _link(r, name, f"{_COLUMNS[col]}{row - 1}")
+    spaces, links = _grid(cols, rows)
+    r.spaces.extend(spaces)
+    r.links.update((name, set(near)) for name, near in links.items())
 
 
-def _link(r: _Reader, a: str, b: str) -> None:
-    r.links[a].add(b)
-    r.links[b].add(a)
+@functools.lru_cache(maxsize=32)
+def _grid(cols: int, rows: int) -> tuple[tuple[str, ...], dict[str, frozenset[str]]]:
+    """A grid's spaces in spreadsheet order (a1 b1 ... a2 ...) and their side-sharing neighbours."""
+    spaces = tuple(f"{_COLUMNS[c]}{r}" for r in range(1, rows + 1) for c in range(cols))
+    links = {
+        f"{_COLUMNS[c]}{r}": frozenset(
+            f"{_COLUMNS[c + dc]}{r + dr}"
+            for dc, dr in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= c + dc < cols and 1 <= r + dr <= rows
+        )
+        for r in range(1, rows + 1)
+        for c in range(cols)
+    }
+    return spaces, links
 
 
 def _read_named(r: _Reader) -> None:
