@@ -625,7 +625,10 @@ def deploy(s: Situation, trail: Trail, pawn: str) -> str:
 
 
 def another_turn(s: Situation, trail: Trail) -> bool:
-    """An another-turn bonus is earned: whether it gives a further turn (False: it does not)."""
+    """An another-turn bonus is earned: whether it gives a further turn (False: it does not).
+
+    The answer is also put in the state as ``another-turn: true|false``.
+    """
     if s.turn is not None and s.turn.extra:
         option = trail.choice("another-turn")
         trail.interpret(
@@ -638,7 +641,9 @@ def another_turn(s: Situation, trail: Trail) -> bool:
             ),
             clause="open.another-turn",
         )
+        s.facts["another-turn"] = option != "no-chain"
         return option != "no-chain"
+    s.facts["another-turn"] = True
     trail.interpret(
         "another-turn", "The bonus gives the player a full extra turn after this one.", clause="open.another-turn"
     )
