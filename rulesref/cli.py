@@ -254,8 +254,10 @@ def check(
     from rulesref.readings import parse_override
     from rulesref.referee import check_file, scenario_files
 
-    overrides = [parse_override(r) for r in reading or []]
-    rulings, errors = [], []
+    overrides = _checked_overrides([parse_override(r) for r in reading or []])
+    rulings, errors, bugs = [], [], 0
+    # One bad file must not hide the others: each file is ruled on or reported, in order,
+    # and only then does the exit code say the worst that happened.
     for path, problem in scenario_files(paths):
         if problem is None:
             try:
@@ -263,6 +265,12 @@ def check(
                 continue
             except RulesrefError as exc:
                 problem = exc
+            except Exception as exc:
+                if _debugging():
+                    raise
+                bugs += 1
+                _internal(exc, where=str(path))
+                continue
         errors.append(problem)
         if not as_json:
             _error(problem)
@@ -274,18 +282,67 @@ def check(
         from rulesref import render
 
         render.rulings(rulings)
+    if bugs:
+        raise typer.Exit(Exit.INTERNAL)
     if errors:
         raise typer.Exit(Exit.BAD_INPUT)
     if any(r.expect is not None and not r.expect.ok for r in rulings):
         raise typer.Exit(Exit.FAILED)
 
 
+def _checked_overrides(overrides: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``--reading`` choices checked once, up front: an unknown id or option is an error, not ignored."""
+    from rulesref.errors import UnknownNameError, did_you_mean
+    from rulesref.games import all_games
+    from rulesref.readings import check_choice
+
+    chosen: dict[str, str] = {}
+    for rid, option in overrides:
+        if chosen.get(rid, option) != option:
+            raise RulesrefError(f"reading {rid!r} chosen twice ({chosen[rid]}, {option})", field="--reading")
+        chosen[rid] = option
+        games = [g for g in all_games() if rid in g.readings]
+        if not games:
+            known = [r for g in all_games() for r in g.readings]
+            raise UnknownNameError(
+                f"unknown reading {rid!r}",
+                field="--reading",
+                hint=did_you_mean(rid, known) or "see `rulesref readings`",
+            )
+        for game in games:
+            try:
+                check_choice(game, rid, option)
+            except RulesrefError as exc:
+                exc.field = "--reading"
+                raise
+    return list(chosen.items())
+
+
 def _error(exc: RulesrefError) -> None:
     print(f"Error: {exc}", file=sys.stderr)
 
 
+def _debugging() -> bool:
+    return bool(_state["debug"])
+
+
+def _internal(exc: BaseException, where: str | None = None) -> None:
+    """The short line for a bug in rulesref: what failed, and how to report it."""
+    from rulesref.errors import shorten
+
+    detail = " ".join(str(exc).split()) or "(no message)"
+    place = f"{where}: " if where else ""
+    print(
+        f"rulesref: {place}internal error: {type(exc).__name__}: {shorten(detail, 200)}\n"
+        "This is a bug in rulesref, not in your input: run the same command with --debug "
+        "for the traceback and report it with the file that caused it.",
+        file=sys.stderr,
+    )
+
+
 def run(argv: list[str] | None = None) -> int:
-    """Run the app on ``argv`` and return the exit code; every failure becomes a line."""
+    """Run the app on ``argv`` and return the exit code; every failure becomes a line or two."""
+    _state["debug"] = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         code = app(args=argv, standalone_mode=False, prog_name="rulesref")
     except RulesrefError as exc:
@@ -293,27 +350,66 @@ def run(argv: list[str] | None = None) -> int:
         return Exit.BAD_INPUT
     except typer.Exit as exc:
         return int(exc.exit_code)
-    except typer.Abort:
-        print("Aborted.", file=sys.stderr)
-        return Exit.FAILED
     except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
         return 130
-    except Exception as exc:  # the last line of defence: never a bare traceback
-        show, exit_code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
-        if callable(show) and isinstance(exit_code, int):
-            show()  # a usage error from typer's own click: it prints its own message
-            return exit_code
-        if _state["debug"] or "--debug" in (argv if argv is not None else sys.argv):
+    except BrokenPipeError:
+        _quiet_stdout()  # `rulesref myths | head`: the reader left, which is not an error
+        return 141
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else Exit.OK if exc.code is None else Exit.FAILED
+    except Exception as exc:
+        handled = _click_error(exc)
+        if handled is not None:
+            return handled
+        if _debugging():
             raise
-        print(
-            f"rulesref: internal error: {type(exc).__name__}: {exc}\n"
-            "This is a bug in rulesref; run again with --debug for the traceback, and report it.",
-            file=sys.stderr,
-        )
+        _internal(exc)  # the last line of defence: never a bare traceback
         return Exit.INTERNAL
     return code if isinstance(code, int) else Exit.OK
 
 
+def _click_error(exc: Exception) -> int | None:
+    """Print click's own errors (usage, bad option value, abort) briefly; None if ``exc`` is not one.
+
+    Matched by class name: typer may bring its own copy of click, so the classes differ.
+    """
+    names = {c.__name__ for c in type(exc).__mro__}
+    code = getattr(exc, "exit_code", None)
+    if "Abort" in names:
+        print("Aborted.", file=sys.stderr)
+        return int(Exit.FAILED)
+    if "NoArgsIsHelpError" in names:
+        exc.show()  # type: ignore[attr-defined]  # `rulesref` alone: the help is the answer
+        return int(code) if isinstance(code, int) else int(Exit.BAD_INPUT)
+    if "ClickException" not in names or not isinstance(code, int):
+        return None
+    message = exc.format_message()  # type: ignore[attr-defined]
+    print(f"Error: {' '.join(str(message).split())}", file=sys.stderr)
+    ctx = getattr(exc, "ctx", None)
+    if "UsageError" in names and ctx is not None:
+        # click prints four lines (usage, hint, blank, error); at the table two are enough
+        print(f"Try '{ctx.command_path} --help' for help.", file=sys.stderr)
+    return code
+
+
+def _quiet_stdout() -> None:
+    # Point stdout at /dev/null, so the interpreter's last flush cannot fail again.
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (captured in tests)
+        pass
+
+
 def main() -> NoReturn:
     """Console-script entry point."""
+    for stream in (sys.stdout, sys.stderr):
+        # a terminal that cannot show a character (LANG=C, a lone surrogate from a file name)
+        # gets an escape instead of a UnicodeEncodeError
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure):
+            reconfigure(errors="backslashreplace")
     sys.exit(run())

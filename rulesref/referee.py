@@ -8,14 +8,16 @@ stops the ruling with verdict ``undetermined``.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from rulesref.corpus import Game
-from rulesref.errors import RulesrefError, ScenarioError
+from rulesref.errors import RulesrefError, ScenarioError, shorten
 from rulesref.games import engine_for
 from rulesref.readings import choose
 from rulesref.ruling import Basis, Claim, Expectation, Ruling, Step, Verdict
@@ -185,29 +187,57 @@ def _match(want: Any, got: Any, where: str) -> list[str]:
 def scenario_files(paths: Iterable[Path]) -> Iterator[tuple[Path, RulesrefError | None]]:
     """Each scenario file under the given paths (folders searched for *.yaml / *.yml, sorted).
 
-    A path that is missing, or a folder without scenarios, yields an error in its place,
-    so one bad argument does not hide the rulings for the others.
+    A path that is missing, unreadable, or a folder without scenarios yields an error in
+    its place, so one bad argument does not hide the rulings for the others. Nothing is
+    opened here: a FIFO or device named like a scenario is refused when it is read.
     """
     for path in paths:
-        if path.is_dir():
-            found = sorted(_walk(path))
-            if not found:
-                yield path, ScenarioError("no scenario files (*.yaml) in this folder", file=str(path))
-            for item in found:
-                yield item, None
-        elif path.exists():
+        try:
+            info = path.stat()
+        except OSError as exc:
+            yield path, _missing(path, exc)
+            continue
+        if not stat.S_ISDIR(info.st_mode):
             yield path, None
-        else:
-            yield path, ScenarioError("no such file or folder", file=str(path))
+            continue
+        found = sorted(_walk(path), key=lambda item: item[0])
+        if not found:
+            yield path, ScenarioError("no scenario files (*.yaml) in this folder", file=str(path))
+        yield from found
 
 
-def _walk(folder: Path) -> Iterator[Path]:
-    # os.walk does not follow symlinked folders, so a symlink loop cannot trap it
-    for root, dirs, files in os.walk(folder):
+def _missing(path: Path, exc: OSError) -> ScenarioError:
+    """Why a path given on the command line cannot be used, in words."""
+    name = str(path)
+    if exc.errno == errno.ELOOP:
+        return ScenarioError("is a symbolic link loop", file=name)
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return ScenarioError("cannot be read: permission denied", file=name)
+    if path.is_symlink():
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return ScenarioError(f"is a broken symbolic link (to {shorten(target, 80)!r})", file=name)
+    if exc.errno == errno.ENAMETOOLONG:
+        return ScenarioError("the file name is too long", file=name)
+    return ScenarioError("no such file or folder", file=name)
+
+
+def _walk(folder: Path) -> Iterator[tuple[Path, RulesrefError | None]]:
+    """Scenario files under ``folder``, and an error for each subfolder that cannot be read."""
+    unreadable: list[OSError] = []
+    # os.walk does not follow symlinked folders, so a symlink loop cannot trap it; its
+    # errors would be dropped silently without onerror
+    for root, dirs, files in os.walk(folder, onerror=unreadable.append):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in files:
-            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
-                yield Path(root) / name
+            if name.lower().endswith((".yaml", ".yml")) and not name.startswith("."):
+                yield Path(root) / name, None
+    for exc in unreadable:
+        where = Path(exc.filename) if exc.filename else folder
+        reason = "permission denied" if exc.errno in (errno.EACCES, errno.EPERM) else exc.strerror or str(exc)
+        yield where, ScenarioError(f"cannot read this folder: {reason}", file=str(where))
 
 
 def check_file(path: Path, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
