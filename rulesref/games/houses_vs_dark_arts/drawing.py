@@ -19,15 +19,30 @@ _COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 _MARKS = (("#", "protected"), ("+", "bonus"), ("^", "fly-off"), ("~", "passage"), ("*", "path"))
 
 
+_BOARDS: dict[int, tuple[Any, Board]] = {}
+"""Boards already read by the referee, by the identity of the scenario data (saves a re-read)."""
+_KEEP = 4096
+
+
+def remember(data: Any, board: Board) -> None:
+    """Keep the board the referee read, for the drawing of the same ruling."""
+    if len(_BOARDS) >= _KEEP:
+        _BOARDS.pop(next(iter(_BOARDS)))
+    _BOARDS[id(data)] = (data, board)
+
+
 def draw(ruling: Ruling) -> str | None:
     """The board of a Houses vs. Dark Arts ruling, or None when there is nothing to draw."""
     data = ruling.situation
     if not isinstance(data, dict) or "board" not in data:
         return None
-    try:
-        board = read_board(Loaded(data, ruling.file, {}, {}))
-    except RulesrefError:
-        return None
+    kept = _BOARDS.get(id(data))
+    board = kept[1] if kept is not None and kept[0] is data else None
+    if board is None:
+        try:
+            board = read_board(Loaded(data, ruling.file, {}, {}))
+        except RulesrefError:
+            return None
     pawns = _pawns(ruling.state.get("pawns") or data.get("pawns") or {})
     trail = _trail(data)
     return picture(board, pawns, trail)

@@ -14,6 +14,7 @@ from typing import Any
 
 from rulesref.errors import did_you_mean
 from rulesref.games.houses_vs_dark_arts import board as board_mod
+from rulesref.games.houses_vs_dark_arts import drawing
 from rulesref.games.houses_vs_dark_arts import path as path_mod
 from rulesref.games.houses_vs_dark_arts import turns as turns_mod
 from rulesref.referee import Outcome, Trail
@@ -86,6 +87,7 @@ def read_situation(scenario: Scenario) -> Situation:
     """Read and validate the situation; ScenarioError names file, line and field."""
     doc = scenario.doc
     board = board_mod.read_board(doc)
+    drawing.remember(doc.data, board)
     listed = _read_houses(doc)
     pawns = board_mod.read_pawns(doc, board, listed)
     # without a houses list, the houses in play are those of the House pawns
