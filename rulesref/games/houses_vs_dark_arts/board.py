@@ -371,17 +371,33 @@ def _read_passages(r: _Reader) -> dict[str, tuple[str, str]]:
     return out
 
 
+def loose_board(doc: Loaded) -> Board:
+    """The board of a scenario that gives none: the spaces its pawns stand on, no borders."""
+    raw = doc.data.get("pawns")
+    spaces = [GREAT_HALL]
+    for spec in raw.values() if isinstance(raw, dict) else ():
+        at = _name(spec.get("at")) if isinstance(spec, dict) else None
+        if at is not None and at != RESERVE and at not in spaces:
+            spaces.append(at)
+    return Board(
+        spaces=tuple(spaces), neighbours={s: frozenset() for s in spaces}, walls=frozenset(), obstacles={},
+        protected=frozenset(), bonus={}, fly_off=(), passages={}, great_hall=GREAT_HALL, location=None,
+    )
+
+
 # --- pawns ---------------------------------------------------------------------------
 
 SIDES = {"house": "house", "dark-arts": "dark-arts", "darkarts": "dark-arts", "da": "dark-arts"}
 PAWN_KEYS = ("side", "house", "at", "stunned")
 
 
-def read_pawns(doc: Loaded, board: Board, houses: list[str] | None) -> dict[str, Pawn]:
+def read_pawns(doc: Loaded, board: Board, houses: list[str] | None, *, required: bool = True) -> dict[str, Pawn]:
     """Read ``pawns:``; houses is the ``houses`` list, or None to accept any house."""
     from rulesref.games.houses_vs_dark_arts.situation import Pawn
 
     raw = doc.data.get("pawns")
+    if raw is None and not required:
+        return {}
     if raw is None:
         raise doc.error((), "missing required key 'pawns'", hint="e.g. pawns: {g1: {house: gryffindor, at: a1}}")
     if not isinstance(raw, dict) or not raw:

@@ -86,13 +86,17 @@ class Situation:
 def read_situation(scenario: Scenario) -> Situation:
     """Read and validate the situation; ScenarioError names file, line and field."""
     doc = scenario.doc
-    board = board_mod.read_board(doc)
-    drawing.remember(doc.data, board)
+    action, body = _read_action(doc)
+    if action == "explore" or "board" in doc.data:
+        board = board_mod.read_board(doc)
+        drawing.remember(doc.data, board)
+    else:
+        # a question about cards or the Path needs no map: the pawns' spaces will do
+        board = board_mod.loose_board(doc)
     listed = _read_houses(doc)
-    pawns = board_mod.read_pawns(doc, board, listed)
+    pawns = board_mod.read_pawns(doc, board, listed, required=action == "explore")
     # without a houses list, the houses in play are those of the House pawns
     houses = listed if listed is not None else list(dict.fromkeys(p.house for p in pawns.values() if p.house))
-    action, body = _read_action(doc)
     return Situation(
         doc=doc,
         board=board,
