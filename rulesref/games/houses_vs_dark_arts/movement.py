@@ -1,9 +1,10 @@
 """Explore's movement: the card's allowance, split cards, and each step of a pawn's path.
 
-The Explore is ruled in a fixed order: who explores, the card is played, each moving pawn
-may move (stunned?), the card's points are shared out (move.split), then each move in
-turn: its steps one by one, then what its end space brings (encounters, then bonus). The
-first rule broken stops the ruling; an illegal Explore changes nothing.
+The Explore is ruled in a fixed order: who explores, the card is played, the card's points
+are shared out (move.split), then each move in turn: may the pawn move at all (stunned?),
+its steps one by one, then what its end space brings (encounters, then bonus); last, the
+played card is discarded. The first rule broken stops the ruling; an illegal Explore
+changes nothing.
 """
 
 from __future__ import annotations
@@ -74,11 +75,11 @@ def explore(s: Situation, trail: Trail) -> Outcome:
             bonus.resolve(s, trail, move, first_of_two=_first_of_two(ex, i))
     except Illegal as refusal:
         return Outcome(Verdict.ILLEGAL, refusal.summary, before)
-    if ex.card is not None and who is not None and (who in s.players or s.turn is not None):
-        turns.cleanup(s, trail, who, s.turn.played if s.turn is not None and s.turn.played else 1)
     if not ex.moves:
         trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
         s.told.append("no pawn moves")
+    if ex.card is not None and who is not None and (who in s.players or s.turn is not None):
+        turns.cleanup(s, trail, who, s.turn.played if s.turn is not None and s.turn.played else 1)
     return Outcome(Verdict.LEGAL, "; ".join(s.told) + ".", s.to_state())
 
 
@@ -177,12 +178,6 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     """Check and make one pawn's move, step by step."""
     pawn = s.pawns[move.pawn]
     steps = move.steps
-    if pawn.at == RESERVE:
-        # open.reserve-deployment: how a reserve pawn comes onto the board is a reading
-        if turns.deploy(s, trail, pawn.id) != "by-explore" or not steps:
-            raise Illegal(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
-        _enter(s, trail, pawn, steps[0].to, "placed")
-        pawn.at, steps = steps[0].to, steps[1:]
     # move.stunned: a stunned pawn is not moved by movement or by effects
     if pawn.stunned:
         trail.rule("move.stunned", f"{pawn.id} is stunned, so it cannot be moved until it is revived.")
@@ -199,6 +194,12 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
             f"It is {s.turn.house}'s turn and {pawn.id} is a {pawn.house} "
             "pawn; whether a House player may move another house's pawn is not settled.",
         )
+    if pawn.at == RESERVE:
+        # open.reserve-deployment: how a reserve pawn comes onto the board is a reading
+        if turns.deploy(s, trail, pawn.id) != "by-explore" or not steps:
+            raise Illegal(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
+        _enter(s, trail, pawn, steps[0].to, "placed")
+        pawn.at, steps = steps[0].to, steps[1:]
     seen = run.visited.setdefault(pawn.id, [pawn.at])
     here = pawn.at
     for i, step in enumerate(steps):
