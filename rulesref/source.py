@@ -277,25 +277,37 @@ def _text_position(text: str, index: int) -> tuple[int, int]:
 # libyaml's own wording, and what it usually means in a hand-written file
 _PROBLEMS = {
     "mapping values are not allowed here": "a ': ' where it cannot start a value; quote text that holds ': '",
-    "could not find expected ':'": "a line that is not 'key: value' inside a mapping",
+    "mapping values are not allowed in this context": "a ': ' where it cannot start a value; quote text that holds ': '",
     "did not find expected key": "the indentation does not match the lines above",
     "did not find expected '-' indicator": "the indentation does not match the list above",
-    "did not find expected ',' or ']'": "a list opened with '[' is not closed with ']'",
-    "did not find expected ',' or '}'": "a mapping opened with '{' is not closed with '}'",
-    "found undefined tag handle": "an unknown tag handle (YAML tags are not supported)",
+    "did not find expected <document start>": "more text after the document ended (an extra ']' or '}'?)",
 }
+_JARGON = {"scalar": "value", "flow sequence": "list", "flow mapping": "mapping", "block mapping": "mapping"}
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, text: str, name: str, cls: type[RulesrefError]) -> RulesrefError:
     mark = exc.problem_mark or exc.context_mark
+    opened = exc.context_mark
     problem = (exc.problem or exc.context or "not valid YAML").strip()
     context = (exc.context or "").strip()
+    for word, plain in _JARGON.items():
+        context = context.replace(word, plain)
     if mark is not None and _tab_indented(text, mark.line):
         problem = "a tab is used for indentation; YAML needs spaces"
-    elif "unexpected end of stream" in problem and exc.context_mark is not None:
-        # an unclosed quote or bracket: where it was opened is what the user needs
-        mark = exc.context_mark
-        problem = f"{context.replace('while scanning ', '').replace('while parsing ', '')} is never closed"
+    elif "unexpected end of stream" in problem and opened is not None:
+        # an unclosed quote: where it was opened is what the user needs
+        mark = opened
+        problem = f"{context.replace('while scanning ', '')} is never closed"
+    elif problem.startswith("did not find expected ',' or") and opened is not None:
+        kind = "list" if problem.endswith("']'") else "mapping"
+        wanted = problem.replace("did not find expected ", "")
+        problem = f"expected {wanted} in the {kind} opened at line {opened.line + 1}, column {opened.column + 1}"
+    elif problem == "could not find expected ':'" and opened is not None:
+        mark = opened  # the line that lacks its ':' is where the key started
+        problem = "a line inside a mapping that is not 'key: value' (no ':' found)"
+    elif problem.startswith("found character that cannot start any token") and mark is not None:
+        char = _char_at(text, mark.line, mark.column)
+        problem = f"{char!r} cannot start a value; put the value in quotes"
     elif problem in _PROBLEMS:
         problem = f"{_PROBLEMS[problem]} ({problem})"
     elif context and problem.startswith(("found", "did not", "expected", "could not")):
@@ -306,6 +318,12 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, name: str, cls: type[Rul
         line=mark.line + 1 if mark else None,
         column=mark.column + 1 if mark else None,
     )
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    lines = text.split("\n")
+    row = lines[line] if 0 <= line < len(lines) else ""
+    return row[column] if 0 <= column < len(row) else "?"
 
 
 def _tab_indented(text: str, line: int) -> bool:
