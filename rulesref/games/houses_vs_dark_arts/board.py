@@ -172,6 +172,8 @@ class _Reader:
 
     def items(self, key: str) -> list[Any]:
         value = self.raw.get(key) or []
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            return [value]  # `walls: b1-b2` is a list of one
         if not isinstance(value, list):
             raise self.fail((key,), "expected a list")
         return value
