@@ -248,6 +248,10 @@ def check(
     reading: Annotated[
         list[str] | None, typer.Option("--reading", "-r", help="Choose a reading: ID=OPTION (repeatable).")
     ] = None,
+    full: Annotated[
+        bool | None,
+        typer.Option("--full/--brief", help="Every ruling in full, or one line each (default: full for up to 5)."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
@@ -281,7 +285,7 @@ def check(
     else:
         from rulesref import render
 
-        render.rulings(rulings)
+        render.rulings(rulings, full=full)
     if bugs:
         raise typer.Exit(Exit.INTERNAL)
     if errors:

@@ -136,9 +136,41 @@ def readings(found: Sequence[Reading]) -> None:
 _VERDICT_STYLE = {Verdict.LEGAL: "bold green", Verdict.ILLEGAL: "bold red", Verdict.UNDETERMINED: "bold yellow"}
 
 
-def rulings(found: Sequence[Ruling]) -> None:
+def rulings(found: Sequence[Ruling], *, full: bool | None = None) -> None:
+    """Each ruling in full for a few files; one line each (and a tally) for many."""
+    if full if full is not None else len(found) <= FULL_UP_TO:
+        for r in found:
+            ruling(r)
+        return
+    brief(found)
+
+
+FULL_UP_TO = 5
+"""Up to this many rulings are shown in full; more are listed one line each."""
+
+
+def brief(found: Sequence[Ruling]) -> None:
+    # One Text printed once: a thousand separate prints would cost seconds.
+    out = Text()
+    tally: dict[str, int] = {}
+    failed = 0
     for r in found:
-        ruling(r)
+        tally[r.verdict.value] = tally.get(r.verdict.value, 0) + 1
+        mark = " " if r.expect is None else ("✓" if r.expect.ok else "✗")
+        out.append(f"{mark} ", style="green" if mark == "✓" else "bold red")
+        out.append(f"{r.verdict.value.upper():<12}", style=_VERDICT_STYLE[r.verdict])
+        out.append(r.title)
+        out.append(f"  {r.file} · {_pages(r.pages) if r.pages else 'no pages'}\n", style="dim")
+        if r.expect is not None and not r.expect.ok:
+            failed += 1
+            for m in r.expect.mismatches:
+                out.append(f"      expect: {m}\n", style="red")
+    counts = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
+    out.append(f"{len(found)} rulings: {counts}", style="bold")
+    if any(r.expect is not None for r in found):
+        out.append(f"; {failed} expectation(s) failed" if failed else "; every expectation held",
+                   style="bold red" if failed else "bold green")
+    console.print(out)
 
 
 def ruling(r: Ruling) -> None:
