@@ -543,19 +543,22 @@ QUERIES = {
 
 
 SLOW_QUERY = pytest.mark.xfail(
-    strict=True, reason="lookup._split is quadratic in a word's length: 5 s for one 100,000-letter word (routed)"
+    strict=True,
+    reason="lookup._split is quadratic in a word's length: 4-5 s for one 100,000-letter word (routed to lookup)",
 )
 
 
 @pytest.mark.parametrize(
-    "query",
-    [pytest.param(q, marks=SLOW_QUERY) if name == "huge-one-word" else q for name, q in QUERIES.items()],
+    ("name", "query"),
+    [pytest.param(n, q, marks=SLOW_QUERY) if n == "huge-one-word" else (n, q) for n, q in QUERIES.items()],
     ids=list(QUERIES),
 )
-def test_odd_questions_get_a_clean_answer_fast(cli, query: str) -> None:
+def test_odd_questions_get_a_clean_answer_fast(cli, name: str, query: str) -> None:
+    # the issue allows 5 s; the routed case is held to 1 s so that its xfail cannot flip with machine load
+    limit = 1 if name == "huge-one-word" else 5
     started = time.monotonic()
     r = cli("ask", query, "--json")
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < limit
     assert "Traceback" not in r.err and "internal error" not in r.err
     if r.code == 0:
         answer = json.loads(r.out)
