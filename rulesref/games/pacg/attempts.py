@@ -27,16 +27,31 @@ SIDE_STEP_CLAUSE = {
 
 
 def chain_position(s: Situation, enc: Encounter, event: Event, ref: str | int | None) -> int:
-    """Which check of the chain an event in the check steps concerns (1-based)."""
-    if ref is None:
-        k = enc.check_in_progress(len(s.chain))
-        return max(k, 2) if event.step is Step.NEXT_CHECK else k
-    if not s.chain_given:
-        return ref if isinstance(ref, int) else enc.check_in_progress(len(s.chain))
-    try:
-        return find_check(s.chain, ref, prefer=enc.check_in_progress(len(s.chain)))[0]
-    except CheckSyntaxError as exc:
-        raise _error(s, event, "check", str(exc)) from None
+    """Which check of the chain an event in the check steps concerns (1-based).
+
+    A named check decides. Otherwise a result goes to the next check not yet attempted
+    (so a second result written in step ``check`` is read as the next check); any other
+    event goes by its step: ``check`` is the chain's first check, ``next-check`` the check
+    in progress after it, and a damage reduction the check whose failure dealt that damage.
+    """
+    if ref is not None:
+        if not s.chain_given:
+            return ref if isinstance(ref, int) else 1
+        try:
+            return find_check(s.chain, ref, prefer=enc.check_in_progress(len(s.chain)))[0]
+        except CheckSyntaxError as exc:
+            raise _error(s, event, "check", str(exc)) from None
+    in_progress = enc.check_in_progress(len(s.chain))
+    if event.kind in ("result", "skip"):
+        return max(in_progress, 2) if event.step is Step.NEXT_CHECK else in_progress
+    if event.step is Step.CHECK:
+        return 1
+    reduces = getattr(event.action, "reduces", None)
+    if reduces is not None:
+        hit = [d.check for d in enc.damage if reduces in d.to and isinstance(d.check, int) and d.check >= 2]
+        if hit:
+            return max(k for k in hit if isinstance(k, int))
+    return max(in_progress, 2)
 
 
 def _error(s: Situation, event: Event, key: str, message: str, hint: str | None = None) -> RulesrefError:

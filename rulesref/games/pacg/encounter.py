@@ -13,6 +13,7 @@ from typing import Any
 
 from rulesref.games.pacg import attempts, outcome, plays
 from rulesref.games.pacg import events as ev
+from rulesref.games.pacg.checks import CheckSyntaxError, find_check
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
@@ -102,7 +103,7 @@ class Walk:
         judge = Judge(self.trail, event)
         s, enc = self.s, self.enc
         if enc.over is not None:
-            clause, why = OVER_CLAUSE[enc.over]
+            clause, why = self.over_clause()
             return judge.illegal(clause, f"{why}, so nothing more happens in it.")
         step, where = self.place(event)
         if step is Step.BETWEEN:
@@ -125,9 +126,15 @@ class Walk:
             breach = self.proxy_must_evade(judge)
             if breach is not None:
                 return breach
-        self.walk_to(step, judge)
+        self.walk_to(step, Judge(self.trail))  # the steps passed are not this event's ruling
         if enc.over is not None:
-            clause, why = OVER_CLAUSE[enc.over]
+            clause, why = self.over_clause()
+            if s.card.summoned and s.card.villain and step in (Step.CLOSE, Step.ESCAPE, Step.WIN):
+                clause, why = (
+                    "encounter.summoned-card",
+                    f"{s.card.name} was summoned, so its encounter has no villain steps after resolving and "
+                    "defeating it never wins",
+                )
             return judge.illegal(clause, f"{why}, so nothing in the {step.value} step happens.")
         if not self.applies(step):
             return self.not_applying(judge, event, step)
@@ -144,6 +151,14 @@ class Walk:
             k = attempts.chain_position(self.s, self.enc, event, ref)
             return (Step.CHECK if k == 1 else Step.NEXT_CHECK), k
         return event.step, (str(ref) if ref is not None else None)
+
+    def over_clause(self) -> tuple[str, str]:
+        """The clause (and reason) that ended this encounter, for events that come too late."""
+        assert self.enc.over is not None
+        if self.enc.over is Over.RESOLVED:
+            clause = "step.resolve-bane" if self.s.card.is_bane else "step.resolve-boon"
+            return clause, f"the encounter with {self.s.card.name} ended when it was resolved"
+        return OVER_CLAUSE[self.enc.over]
 
     def not_applying(self, judge: Judge, event: ev.Event, step: Step) -> Verdict:
         card, enc = self.s.card, self.enc
@@ -208,9 +223,9 @@ class Walk:
     def dispatch(self, judge: Judge, event: ev.Event, step: Step, where: int | str | None) -> Verdict:
         s, enc, a = self.s, self.enc, event.action
         if isinstance(a, ev.Play):
-            return plays.judge_play(judge, enc, s.card, s.chain, step, where, a, event.index)
+            return plays.judge_play(judge, enc, s.card, self.on_combat(event, step, where), step, where, a, event.index)
         if isinstance(a, ev.Power):
-            return plays.judge_power(judge, enc, s.card, s.chain, step, where, a)
+            return plays.judge_power(judge, enc, s.card, self.on_combat(event, step, where), step, where, a)
         if isinstance(a, ev.Result):
             return attempts.judge_result(judge, s, enc, event, step, where, a)
         if isinstance(a, ev.Skip):
@@ -236,6 +251,25 @@ class Walk:
         assert isinstance(a, ev.Effect)
         clause = attempts.SIDE_STEP_CLAUSE.get(step, "step.order")
         return judge.legal(clause, f"{a.name} applies in the {step.value} step.")
+
+    def on_combat(self, event: ev.Event, step: Step, where: int | str | None) -> bool:
+        """Whether a play is on a combat check; an or-choice is settled by the result that follows, if any."""
+        if step not in CHECK_STEPS or not isinstance(where, int) or where > len(self.s.chain):
+            return True  # a side check's skill is not described: do not rule a combat-only play out
+        attempt = self.enc.attempts.get(where)
+        if attempt is not None:
+            return attempt.check.is_combat
+        group = self.s.chain.groups[where - 1]
+        for later in self.s.events[event.index + 1 :]:
+            ref = getattr(later.action, "check", None)
+            if later.kind == "result" and later.step in CHECK_STEPS and ref is not None and self.s.chain_given:
+                try:
+                    k, check = find_check(self.s.chain, ref, prefer=where)
+                except CheckSyntaxError:
+                    continue
+                if k == where:
+                    return check.is_combat
+        return any(c.is_combat for c in group)
 
     # --- events that change the course of the encounter -------------------------
 
@@ -450,6 +484,16 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         f"{s.character.name} encounters {s.card.name} ({what}{checks}). Read the card, then go through every step "
         "that applies, in order.",
     )
+    if s.chain_given and (len(s.chain) > 1 or len(s.chain.groups[0]) > 1):
+        parts = "; then ".join(
+            f"({s.chain.label(k)})" if len(s.chain.groups[k - 1]) > 1 else s.chain.label(k)
+            for k in range(1, len(s.chain) + 1)
+        )
+        opening.note(
+            "step.or-then",
+            f"The check line reads as {len(s.chain)} check(s) in a row: {parts}. 'Or' offers a choice within one "
+            "check and binds tighter than 'then', which adds the next check; every check must succeed.",
+        )
     if s.card.villain:
         opening.note("encounter.villain-steps", f"{s.card.name} is a villain, so the villain steps apply.")
     walks = [Walk(s, trail, Encounter(s.character.name, s.local))]
@@ -605,7 +649,8 @@ def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any]) -> st
     if open_:
         events = ", ".join(str(n) for n in open_)
         plural = "s" if len(open_) > 1 else ""
-        return f"Undetermined: event{plural} {events} rest on a question the rules leave open. {fate}"
+        verb = "rest" if len(open_) > 1 else "rests"
+        return f"Undetermined: event{plural} {events} {verb} on a question the rules leave open. {fate}"
     if any(v is Verdict.UNDETERMINED for v in verdicts) or state.get("turn") == "open":
         return f"Undetermined: the outcome rests on a question the rules leave open. {fate}"
     return f"Legal: every event follows the rules. {fate}"

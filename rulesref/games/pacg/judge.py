@@ -35,12 +35,14 @@ class Judge:
         """Record a step that is not a ruling on an event (a card's fate, a step applied)."""
         self.trail.rule(clause, self.prefix + says)
 
-    def by_reading(self, reading: str, clause: str, decide: Callable[[str], tuple[Verdict, str]]) -> Verdict:
+    def by_reading(
+        self, reading: str, clause: str, decide: Callable[[str], tuple[Verdict, str]], about: str = ""
+    ) -> Verdict:
         """Rule through a reading: ``decide(option)`` gives the verdict and what it says."""
         try:
             option = self.trail.choice(reading)
         except Undetermined as question:
-            self.open(question.clause, question.says)
+            self.open(question.clause, (f"{about}: " if about else "") + question.says)
             return Verdict.UNDETERMINED
         verdict, says = decide(option)
         if verdict is Verdict.ILLEGAL:

@@ -15,18 +15,24 @@ triggered (encounter.power-frequency).
 from __future__ import annotations
 
 from rulesref.games.pacg.cards import Card
-from rulesref.games.pacg.checks import Chain
 from rulesref.games.pacg.events import Play, Power
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.state import DamageDealt, Encounter, Played
-from rulesref.games.pacg.steps import CHECK_STEPS, NO_CHECK_STEPS, Step
+from rulesref.games.pacg.steps import NO_CHECK_STEPS, Step
 from rulesref.ruling import Verdict
 
 Unit = tuple[object, ...]
 
 
 def judge_play(
-    judge: Judge, enc: Encounter, card: Card, chain: Chain, step: Step, where: int | str | None, play: Play, event: int
+    judge: Judge,
+    enc: Encounter,
+    card: Card,
+    on_combat: bool,
+    step: Step,
+    where: int | str | None,
+    play: Play,
+    event: int,
 ) -> Verdict:
     """Rule on one boon play; a legal play is recorded for the type limit."""
     said = f"{play.by} plays {play.card} ({play.type}{', freely' if play.freely else ''})"
@@ -40,7 +46,7 @@ def judge_play(
             f"{said}: {card.name} is immune to {', '.join(hit)}, so no card with that trait may be played "
             "during the encounter unless a power removes or ignores the trait or the immunity.",
         )
-    if play.combat_only and not _is_combat(enc, chain, step, where):
+    if play.combat_only and not on_combat:
         return judge.illegal(
             "check.use-cards", f"{said}: a combat-only power cannot be used on a check that is not a combat check."
         )
@@ -68,7 +74,7 @@ def judge_play(
 
 
 def judge_power(
-    judge: Judge, enc: Encounter, card: Card, chain: Chain, step: Step, where: int | str | None, power: Power
+    judge: Judge, enc: Encounter, card: Card, on_combat: bool, step: Step, where: int | str | None, power: Power
 ) -> Verdict:
     """Rule on a power used; once per step (or check) unless triggered by an event."""
     said = f"{power.by} uses {power.power}"
@@ -81,7 +87,7 @@ def judge_power(
             "encounter.immunity",
             f"{said}: it would add {', '.join(hit)} to a check against {card.name}, which is immune to it.",
         )
-    if power.combat_only and not _is_combat(enc, chain, step, where):
+    if power.combat_only and not on_combat:
         return judge.illegal(
             "check.use-cards", f"{said}: a combat-only power cannot be used on a check that is not a combat check."
         )
@@ -119,15 +125,6 @@ def _relevance(judge: Judge, step: Step, where: int | str | None, purpose: str, 
             "current step.",
         )
     return None
-
-
-def _is_combat(enc: Encounter, chain: Chain, step: Step, where: int | str | None) -> bool:
-    if step not in CHECK_STEPS or not isinstance(where, int) or where > len(chain):
-        return True  # a side check's skill is not described: do not rule it out
-    attempt = enc.attempts.get(where)
-    if attempt is not None:
-        return attempt.check.is_combat
-    return any(c.is_combat for c in chain.groups[where - 1])
 
 
 def _damage_for(enc: Encounter, step: Step, where: int | str | None, play: Play) -> tuple[DamageDealt | None, str]:
@@ -215,7 +212,7 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
                 f"damage, and the party shares one {new.type} against it."
             )
 
-        return judge.by_reading("damage-limit", "damage.type-limit", decide)
+        return judge.by_reading("damage-limit", "damage.type-limit", decide, about=said)
     first = clash[0]
     if new.reduces is not None:
         if first.reduces is None:
