@@ -563,7 +563,7 @@ class _Builder:
         node = yaml.ScalarNode(tag, event.value, None, None, event.style)
         try:
             value = _scalars.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError, KeyError, OverflowError):  # '!!int x', '!!bool maybe', 5,000 digits
+        except Exception:  # PyYAML's constructors fail in many ways on odd text ('!!int', '!!bool maybe', 5,000 digits)
             wanted = _KINDS.get(tag, "a value")
             raise self.fail(event, where, f"cannot read {shorten(event.value, 40)!r} as {wanted}") from None
         if isinstance(value, float) and not math.isfinite(value):  # NaN breaks equality and JSON
