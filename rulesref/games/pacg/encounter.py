@@ -72,6 +72,8 @@ class Walk:
                 return
             if not self.applies(step):
                 continue
+            if step is Step.AVENGE and target is None and self.enc.outcome is Outcome.UNKNOWN:
+                continue  # nothing says the bane was undefeated, so there is no avenge step to walk through
             self.leave(judge)
             if self.enc.over is not None:
                 return
@@ -338,6 +340,8 @@ class Walk:
         judge.note(
             "step.evasion", f"{s.card.name} is evaded: none of its other powers happen, it is {what}, and it {where}."
         )
+        if s.card.summoned:
+            judge.note("verb.summon", f"{s.card.name} was summoned: once it is evaded it goes back to the vault.")
         return Verdict.LEGAL
 
     def move(self, judge: Judge, a: ev.Move) -> Verdict:
@@ -369,7 +373,6 @@ class Walk:
                 f"{enc.who}'s turn is forced to end in the {step.value} step: the encounter is over and "
                 f"{s.card.name}, neither defeated nor undefeated, was summoned, so it is banished.",
             )
-            judge.note("encounter.summoned-card", f"{s.card.name} was summoned and belongs to no location.")
             judge.note("verb.banish", f"{s.card.name} is banished: it goes back into the vault.")
         else:
             enc.at = Where.LOCATION
@@ -378,6 +381,11 @@ class Walk:
                 f"{enc.who}'s turn is forced to end in the {step.value} step: the encounter is over, and "
                 f"{s.card.name}, neither defeated nor undefeated, is shuffled back into its location.",
             )
+        judge.note(
+            "turn.end-of-turn",
+            "The turn then ends: end-of-turn effects (and, as a power forced the end, no cards or powers may be "
+            "used then), recovery, resetting the hand, and play passes to the left.",
+        )
         return Verdict.LEGAL
 
     def avenge(self, judge: Judge, a: ev.Avenge) -> Verdict:
@@ -484,6 +492,14 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         f"{s.character.name} encounters {s.card.name} ({what}{checks}). Read the card, then go through every step "
         "that applies, in order.",
     )
+    goal = "acquire it" if not s.card.is_bane else "defeat it"
+    opening.note(
+        "encounter.purpose",
+        f"{s.character.name} encounters a {s.card.kind.value} to {goal}; {s.character.name} goes through the steps, "
+        "and other characters may only help by playing cards or using powers.",
+    )
+    if s.card.summoned:
+        opening.note("encounter.summoned-card", f"{s.card.name} was summoned, so it belongs to no location.")
     if s.chain_given and (len(s.chain) > 1 or len(s.chain.groups[0]) > 1):
         parts = "; then ".join(
             f"({s.chain.label(k)})" if len(s.chain.groups[k - 1]) > 1 else s.chain.label(k)
@@ -641,6 +657,7 @@ def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any]) -> st
     bad = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.ILLEGAL]
     open_ = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.UNDETERMINED]
     fate = f"{s.card.name} is {state['card']['outcome']} and {_where(state['card']['at'])}."
+    fate = fate[0].upper() + fate[1:]
     if bad:
         events = ", ".join(str(n) for n in bad)
         return (

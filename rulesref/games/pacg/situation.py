@@ -58,7 +58,7 @@ EVENT_KEYS: dict[str, tuple[str, ...]] = {
     "skip": ("by", "check"),
     "evade": ("by", "card", "late"),
     "move": ("by", "to"),
-    "end-turn": ("by",),
+    "end-turn": ("by", "forced"),
     "avenge": ("by", "bury"),
     "guard": ("by", "location", "success"),
     "damage": ("to", "amount", "type", "source", "check"),
@@ -116,7 +116,9 @@ def read_situation(scenario: Scenario) -> Situation:
         raise doc.error((), "missing required key 'card' for pacg", hint="e.g. card: {name: Boggart, type: monster}")
     chain, given = _read_chain(r, data, card)
     known = [character.name, *local, *(c for p in (distant or {}).values() for c in p)]
-    events = _read_events(r, data.get("events"), known, character.name, distant is not None)
+    # with no characters listed at distant locations, a guard by an unlisted name is taken as one of them
+    listed_far = any(people for people in (distant or {}).values())
+    events = _read_events(r, data.get("events"), known, character.name, listed_far)
     return Situation(doc, character, local, distant, location, other_villains, card[0], chain, given, events)
 
 
@@ -166,10 +168,13 @@ class _Reader:
         if value is None:
             return []
         items = value if isinstance(value, list) else [value]
-        return [
-            self.text((*path, i) if isinstance(value, list) else path, v, "a character name")
-            for i, v in enumerate(items)
-        ]
+        out = []
+        for i, v in enumerate(items):
+            where = (*path, i) if isinstance(value, list) else path
+            if not isinstance(v, str):
+                raise self.fail(where, f"expected a character name, got {_kind(v)} {v!r}")
+            out.append(self.text(where, v, "a character name"))
+        return out
 
     def words(self, path: PathKey, value: Any, what: str) -> frozenset[str]:
         if value is None:
@@ -394,6 +399,8 @@ def _read_action(r: _Reader, path: PathKey, kind: str, raw: Any, people: _People
         m = r.mapping(path, raw, EVENT_KEYS[kind], "end-turn") if isinstance(raw, dict) else None
         if m is None:
             raise r.fail(path, f"expected 'forced' (or a mapping with by), got {raw!r}")
+        if "forced" in m and r.flag((*path, "forced"), m["forced"]) is False:
+            raise r.fail((*path, "forced"), "only a forced end of turn can happen in the middle of an encounter")
         return ev.EndTurn(people.name((*path, "by"), m["by"]) if "by" in m else None)
     if kind == "status":
         return ev.Status(r.choice(path, raw, STATUSES, "status"))
@@ -510,6 +517,8 @@ def _read_action(r: _Reader, path: PathKey, kind: str, raw: Any, people: _People
         return ev.Move(by=by(far_ok=True), to=r.text((*path, "to"), m["to"], "a location name") if "to" in m else None)
     if kind == "avenge":
         bury = m.get("bury")
+        if bury is True:
+            bury = "a card"
         return ev.Avenge(
             by=by(required=True),
             bury=None if bury in (None, False) else r.text((*path, "bury"), bury, "the buried card's name"),
