@@ -247,7 +247,7 @@ class Walk:
         if isinstance(a, ev.Avenge):
             return self.avenge(judge, a)
         if isinstance(a, ev.Guard):
-            return self.guard(judge, event, a)
+            return self.guard(judge, a)
         if isinstance(a, ev.Status):
             return self.status(judge, event, a)
         assert isinstance(a, ev.Effect)
@@ -350,7 +350,7 @@ class Walk:
             enc.moved = True
             return judge.legal(
                 "encounter.move-cancels-after",
-                f"{a.by} moves during the encounter, so effects that would happen after the encounter do not happen.",
+                f"{a.by} moves during the encounter, so nothing timed for after the encounter takes place.",
             )
         if a.to is not None and self.s.card.villain:
             enc.positions[a.by] = a.to
@@ -426,7 +426,7 @@ class Walk:
         judge.note("verb.card-moves", f"{a.bury} is buried: it goes under {a.by}'s character card.")
         return Verdict.LEGAL
 
-    def guard(self, judge: Judge, event: ev.Event, a: ev.Guard) -> Verdict:
+    def guard(self, judge: Judge, a: ev.Guard) -> Verdict:
         s, enc = self.s, self.enc
         said = f"{a.by} tries to guard {a.location}"
         enc.guard_named.add(a.location)
@@ -436,16 +436,6 @@ class Walk:
                 f"{said}: that is the villain's own location, which can never be guarded; only characters at "
                 "distant locations may guard them.",
             )
-        if s.distant is not None and a.location not in s.distant:
-            folded = {k.lower(): k for k in s.distant}
-            if a.location.lower() not in folded:
-                from rulesref.errors import did_you_mean
-
-                raise s.doc.error(
-                    (*event.path, "guard", "location"),
-                    f"unknown location {a.location!r}",
-                    hint=did_you_mean(a.location, s.distant) or f"distant locations: {', '.join(s.distant)}",
-                )
         at = enc.positions.get(a.by) or s.distant_location_of(a.by)
         if at is not None and at.lower() != a.location.lower():
             return judge.illegal(

@@ -118,7 +118,8 @@ def read_situation(scenario: Scenario) -> Situation:
     known = [character.name, *local, *(c for p in (distant or {}).values() for c in p)]
     # with no characters listed at distant locations, a guard by an unlisted name is taken as one of them
     listed_far = any(people for people in (distant or {}).values())
-    events = _read_events(r, data.get("events"), known, character.name, listed_far)
+    places = None if distant is None else [*distant, *([location] if location else [])]
+    events = _read_events(r, data.get("events"), known, character.name, listed_far, places)
     return Situation(doc, character, local, distant, location, other_villains, card[0], chain, given, events)
 
 
@@ -337,7 +338,9 @@ def _read_chain(r: _Reader, data: dict[str, Any], card: tuple[Card, Any]) -> tup
         raise r.fail(path, str(exc)) from None
 
 
-def _read_events(r: _Reader, raw: Any, known: list[str], hero: str, distant_given: bool) -> tuple[ev.Event, ...]:
+def _read_events(
+    r: _Reader, raw: Any, known: list[str], hero: str, distant_given: bool, places: list[str] | None
+) -> tuple[ev.Event, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -346,15 +349,30 @@ def _read_events(r: _Reader, raw: Any, known: list[str], hero: str, distant_give
             f"expected a list of events, got {_kind(raw)}",
             hint="e.g. events: [{step: check, play: {by: Amiri, card: Longsword, type: weapon}}]",
         )
-    people = _People(r, known, hero, distant_given)
+    people = _People(r, known, hero, distant_given, places)
     return tuple(_read_event(r, i, item, people) for i, item in enumerate(raw))
 
 
 class _People:
     """Character names in events: checked against the scenario's characters, with did-you-mean."""
 
-    def __init__(self, r: _Reader, known: list[str], hero: str, distant_given: bool) -> None:
+    def __init__(self, r: _Reader, known: list[str], hero: str, distant_given: bool, places: list[str] | None) -> None:
         self.r, self.known, self.hero, self.distant_given = r, known, hero, distant_given
+        self.places = places
+        """Every location the scenario names (distant ones and its own), when it lists them."""
+
+    def place(self, path: PathKey, value: Any) -> str:
+        text = self.r.text(path, value, "a location name")
+        if self.places is None:
+            return text
+        folded = {p.lower(): p for p in self.places}
+        if text.lower() in folded:
+            return folded[text.lower()]
+        raise self.r.fail(
+            path,
+            f"unknown location {text!r}",
+            hint=did_you_mean(text, self.places) or f"locations: {', '.join(self.places)}",
+        )
 
     def name(self, path: PathKey, value: Any, *, far_ok: bool = False) -> str:
         text = self.r.text(path, value, "a character name")
@@ -528,7 +546,7 @@ def _read_action(r: _Reader, path: PathKey, kind: str, raw: Any, people: _People
             raise r.fail(path, "a guard attempt needs the 'location' guarded")
         return ev.Guard(
             by=by(required=True, far_ok=True),
-            location=r.text((*path, "location"), m["location"], "a location name"),
+            location=people.place((*path, "location"), m["location"]),
             success=r.flag((*path, "success"), m["success"]) if "success" in m else True,
         )
     if kind == "damage":
