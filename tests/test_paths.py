@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -231,16 +232,20 @@ def test_many_arguments_each_answered(cli, tmp_path: Path) -> None:
 # --- nothing lost -------------------------------------------------------------------
 
 
-def test_no_command_changes_the_users_files(tmp_path: Path) -> None:
+def test_no_command_changes_the_users_files(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every command, run on a copy of the shipped rules and scenarios, leaves them byte for byte."""
     rules, scenarios = tmp_path / "rules", tmp_path / "scenarios"
     shutil.copytree(RULES, rules)
     shutil.copytree(SCENARIOS, scenarios)
     before = (_tree_digest(rules), _tree_digest(scenarios))
-    env = {"RULESREF_RULES": str(rules), "RULESREF_CACHE": str(tmp_path / "cache")}
+    monkeypatch.setenv("RULESREF_RULES", str(rules))
+    monkeypatch.setenv("RULESREF_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(scenarios)  # a command that wrote "here" would write among the user's files
+    all_games.cache_clear()
+    lookup._loaded.clear()
     commands = [
         ("check", str(scenarios), "--json"),
-        ("check", str(scenarios)),
+        ("check", str(scenarios / "pacg"), "--full"),
         ("ask", "can a pawn pass a wall?"),
         ("show", "move.walls"),
         ("page", "16"),
@@ -249,9 +254,13 @@ def test_no_command_changes_the_users_files(tmp_path: Path) -> None:
         ("readings",),
         ("lint", "--scenarios", str(scenarios)),
     ]
-    for args in commands:
-        r = _rulesref(*args, env=env, timeout=120)
-        assert r.returncode in (0, 1), (args, r.stderr[-2000:])
+    try:
+        for args in commands:
+            r = cli(*args)
+            assert r.code in (0, 1), (args, r.err[-2000:])
+    finally:
+        all_games.cache_clear()
+        lookup._loaded.clear()
     assert (_tree_digest(rules), _tree_digest(scenarios)) == before
 
 
@@ -328,19 +337,25 @@ def _corruptions(data: bytes) -> dict[str, bytes]:
     }
 
 
-def test_corrupt_cache_files_are_rebuilt(tmp_path: Path) -> None:
-    """Whatever is in the cache file, `ask` answers the same; each run in its own process."""
+def test_corrupt_cache_files_are_rebuilt(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None
+) -> None:
+    """Whatever is in the cache file, `ask` answers the same and leaves a good cache behind."""
     cache = tmp_path / "cache"
     shutil.copytree(RULES, tmp_path / "rules")  # a copy: edits to rules/ meanwhile must not change answers
-    env = {"RULESREF_CACHE": str(cache), "RULESREF_RULES": str(tmp_path / "rules")}
-    want = _rulesref(*QUESTION, env=env)
-    assert want.returncode == 0, want.stderr
+    monkeypatch.setenv("RULESREF_CACHE", str(cache))
+    monkeypatch.setenv("RULESREF_RULES", str(tmp_path / "rules"))
+    want = cli(*QUESTION)
+    assert want.code == 0, want.err
     target = _cache_file(cache)
-    for name, data in _corruptions(target.read_bytes()).items():
+    good = target.read_bytes()
+    for name, data in _corruptions(good).items():
         target.write_bytes(data)
-        r = _rulesref(*QUESTION, env=env)
-        assert (r.returncode, r.stderr) == (0, ""), (name, r.stderr[-2000:])
-        assert json.loads(r.stdout) == json.loads(want.stdout), name
+        lookup._loaded.clear()  # as a new process would: only the file to go by
+        r = cli(*QUESTION)
+        assert (r.code, r.err) == (0, ""), (name, r.err[-2000:])
+        assert json.loads(r.out) == json.loads(want.out), name
+        assert marshal.loads(target.read_bytes()) == marshal.loads(good), f"{name}: the cache is rebuilt whole"
 
 
 def test_two_processes_rebuilding_at_once(tmp_path: Path) -> None:
