@@ -85,6 +85,11 @@ class Walk:
 
     def enter(self, step: Step, judge: Judge) -> None:
         self.enc.walked.append(step)
+        self._enter(step, judge)
+        if self.enc.over is not None and self.enc.ended_in is None:
+            self.enc.ended_in = step
+
+    def _enter(self, step: Step, judge: Judge) -> None:
         if step is Step.RESOLVE:
             outcome.resolve(self.s, self.enc, judge)
         elif step is Step.CLOSE:
@@ -97,6 +102,8 @@ class Walk:
     def leave(self, judge: Judge) -> None:
         if self.enc.current is Step.AVENGE and self.enc.avenged_by is None:
             outcome.not_avenged(self.s, self.enc, judge)
+            if self.enc.over is not None and self.enc.ended_in is None:
+                self.enc.ended_in = Step.AVENGE
 
     # --- one event -------------------------------------------------------------
 
@@ -129,7 +136,7 @@ class Walk:
             if breach is not None:
                 return breach
         self.walk_to(step, Judge(self.trail))  # the steps passed are not this event's ruling
-        if enc.over is not None:
+        if enc.over is not None and not (enc.ended_in is step and not enc.over.at_once):
             clause, why = self.over_clause()
             if s.card.summoned and s.card.villain and step in (Step.CLOSE, Step.ESCAPE, Step.WIN):
                 clause, why = (
@@ -526,7 +533,17 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         if walk.enc.over is Over.AVENGED and len(walks) == 1 and walk.enc.avenged_by is not None:
             avenger = walk.enc.avenged_by
             local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
-            walks.append(Walk(s, trail, Encounter(avenger, local, number=1)))
+            # the avenger's encounter runs inside the first one's avenge step, so its guards still hold
+            first = walk.enc
+            new = Encounter(
+                avenger,
+                local,
+                number=1,
+                guarded=set(first.guarded),
+                guard_named=set(first.guard_named),
+                positions=dict(first.positions),
+            )
+            walks.append(Walk(s, trail, new))
     if not finished:
         walks[-1].walk_to(None, Judge(trail))
     state = _state(s, walks, verdicts)

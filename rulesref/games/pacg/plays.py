@@ -118,7 +118,7 @@ def _relevance(judge: Judge, step: Step, where: int | str | None, purpose: str, 
             f"{said} to {purpose}: that bears on no encounter step, and only plays that relate to the current step "
             "are allowed.",
         )
-    if purpose == "check" and (step in NO_CHECK_STEPS or (step is Step.EVASION and where is None)):
+    if purpose == "check" and step in NO_CHECK_STEPS:
         return judge.illegal(
             "encounter.step-plays",
             f"{said} on a check: the {step.value} step has no check to play it on, and plays must relate to the "

@@ -48,6 +48,11 @@ class Where(str, enum.Enum):
 class Over(str, enum.Enum):
     """Why an encounter ended."""
 
+    @property
+    def at_once(self) -> bool:
+        """Ends the encounter at that moment; the others end it when their step is done."""
+        return self in (Over.EVADED, Over.FORCED, Over.AVENGED)
+
     EVADED = "evaded"
     FORCED = "forced"
     """The turn was forced to end."""
@@ -126,6 +131,8 @@ class Encounter:
     """0 for the first encounter, 1 for the avenger's."""
     walked: list[Step] = field(default_factory=list)
     over: Over | None = None
+    ended_in: Step | None = None
+    """The step in which the encounter ended."""
     attempts: dict[int, Attempt] = field(default_factory=dict)
     side_attempted: bool = False
     status: str | None = None
