@@ -126,7 +126,7 @@ def _clause_json(clause: Any, game: Any) -> dict[str, Any]:
     }
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})  # so `page -1` is a page, not an option
 def page(
     number: Annotated[int, typer.Argument(help="A printed rulebook page.")],
     game: GameOpt = None,

@@ -19,7 +19,14 @@ from rulesref.corpus import Clause, Game, Misreading, Reading
 from rulesref.lookup import Answer
 from rulesref.ruling import Ruling, Verdict
 
-console = Console(highlight=False, soft_wrap=False)
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich turns a closed pipe (`rulesref myths | head`) into exit 1, which here means
+        # "an expectation failed"; let the CLI handle it as the quiet exit it is
+        raise BrokenPipeError
+
+
+console = _Console(highlight=False, soft_wrap=False)
 
 
 def _pages(pages: Sequence[int]) -> str:
