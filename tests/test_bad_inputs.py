@@ -470,6 +470,105 @@ CASES = [
 ]
 
 
+# --- each game's situation (the engines' own messages) -------------------------------------
+
+HVDA = """\
+game: houses-vs-dark-arts
+title: A bad situation
+board: {grid: 5x4}
+pawns:
+  g1: {house: gryffindor, at: a1}
+action:
+  explore:
+    card: 3
+    moves:
+      - {pawn: g1, path: [a1, b1]}
+"""
+PACG = """\
+game: pacg
+title: A bad encounter
+character: Lem
+card: {name: Quasit, type: monster}
+checks: Combat 9
+events:
+  - {step: check, result: {by: Lem, total: 10}}
+"""
+
+CASES += [
+    s(
+        HVDA.replace("pawns:", "pawnz:"),
+        "Error: s.yaml:4:1: pawnz: unknown key 'pawnz'; did you mean 'pawns'?\n",
+        "hvda-near-miss-key",
+    ),
+    s(
+        HVDA.replace("[a1, b1]", "[a1, c9]"),
+        "Error: s.yaml:10:31: action.explore.moves[0].path[1]: unknown space 'c9'; the board has a1..e4, great-hall\n",
+        "hvda-unknown-space",
+    ),
+    s(
+        HVDA.replace("pawn: g1", "pawn: g9"),
+        "Error: s.yaml:10:9: action.explore.moves[0]: unknown pawn 'g9'; pawns: g1\n",
+        "hvda-unknown-pawn",
+    ),
+    s(
+        HVDA.replace("explore:", "explor:"),
+        "Error: s.yaml:7:3: action.explor: unknown action 'explor'; did you mean 'explore'?\n",
+        "hvda-near-miss-action",
+    ),
+    s(
+        HVDA.replace("5x4", "100000x100000"),
+        "Error: s.yaml:3:15: board.grid: a grid has 1-26 columns and 1-99 rows, got '100000x100000'\n",
+        "hvda-grid-too-big",
+    ),
+    s(
+        HVDA.replace("5x4", "big"),
+        "Error: s.yaml:3:15: board.grid: expected COLUMNSxROWS such as 5x4, got 'big'\n",
+        "hvda-grid-not-a-size",
+    ),
+    s(
+        HVDA.replace("card: 3", "card: -5"),
+        "Error: s.yaml:8:11: action.explore.card.movement: expected a movement such as 4 or 3+3, got -5\n",
+        "hvda-negative-movement",
+    ),
+    s(
+        HVDA.replace("at: a1", "at: [a1, b1]"),
+        "Error: s.yaml:5:31: pawns.g1.at: pawn g1 is in more than one place; a pawn stands on one space\n",
+        "hvda-pawn-in-two-places",
+    ),
+    s(
+        PACG.replace("step: check", "step: chek"),
+        "Error: s.yaml:7:12: events[0].step: unknown step 'chek'; did you mean 'check'?\n",
+        "pacg-near-miss-step",
+    ),
+    s(
+        PACG.replace("by: Lem", "by: Lemm"),
+        "Error: s.yaml:7:32: events[0].result.by: unknown character 'Lemm'; did you mean 'Lem'?\n",
+        "pacg-near-miss-character",
+    ),
+    s(
+        PACG.replace("type: monster", "type: monstr"),
+        "Error: s.yaml:4:28: card.type: unknown card type 'monstr'; did you mean 'monster'?\n",
+        "pacg-near-miss-card-type",
+    ),
+    s(
+        PACG.replace("Combat 9", "Knowledge 4 or"),
+        "Error: s.yaml:5:9: checks: 'or' with no check after it in 'Knowledge 4 or'\n",
+        "pacg-check-line-dangling-or",
+    ),
+    s(
+        PACG.replace("total: 10", "total: -10"),
+        "Error: s.yaml:7:44: events[0].result.total: expected the check's total (a whole number, 0 or more), got -10\n",
+        "pacg-negative-total",
+    ),
+    s(
+        PACG.replace("card: {name: Quasit, type: monster}", "card: Quasit"),
+        "Error: s.yaml:4:7: card: expected a mapping for the card, got text; keys: name, kind, type, villain, "
+        "henchman, summoned, immune, cannot-evade, damage-type, checks\n",
+        "pacg-card-not-a-mapping",
+    ),
+]
+
+
 def _write(root: Path, files: dict[str, str | bytes]) -> None:
     for name, content in files.items():
         path = root / name
