@@ -11,12 +11,13 @@ One module per game concept:
   plays      relevance, immunity, the party's one boon of each type, powers once per step
   attempts   who attempts which check, results, skipped checks, damage
   outcome    resolve, avenge, close, escape and win: where the card ends up
-  encounter  the walk through the events and steps, and the resulting state
+  encounter  the walk of one encounter through its steps, ruling on each event
+  run        every event in order (the avenger's encounter too), the state and summary
 """
 
 from __future__ import annotations
 
-from rulesref.games.pacg.encounter import run
+from rulesref.games.pacg.run import run
 from rulesref.games.pacg.situation import SITUATION_KEYS, read_situation
 from rulesref.referee import Outcome, Trail
 from rulesref.scenario import Scenario, check_situation_keys

@@ -1,0 +1,225 @@
+"""The driver: every event in order, across the first encounter and the avenger's, then the state and summary.
+
+Events tagged ``after-encounter`` come once the last encounter is over; the ruling's
+state is built here in the shape docs/scenarios/pacg.md documents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesref.games.pacg import events as ev
+from rulesref.games.pacg.encounter import Walk
+from rulesref.games.pacg.judge import Judge
+from rulesref.games.pacg.situation import Situation
+from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
+from rulesref.games.pacg.steps import Step
+from rulesref.referee import Outcome as RefOutcome
+from rulesref.referee import Trail
+from rulesref.ruling import Basis, Verdict
+
+
+def run(s: Situation, trail: Trail) -> RefOutcome:
+    """Rule on every event of the scenario, in order, and say where the card ends up."""
+    opening = Judge(trail)
+    what = (
+        f"{s.card.kind.value}"
+        + (f", {s.card.type}" if s.card.type else "")
+        + (", villain" if s.card.villain else "")
+        + (", summoned" if s.card.summoned else "")
+    )
+    checks = f"; its checks: {s.chain}" if s.chain_given else ""
+    opening.note(
+        "step.order",
+        f"{s.character.name} encounters {s.card.name} ({what}{checks}). Read the card, then go through every step "
+        "that applies, in order.",
+    )
+    goal = "acquire it" if not s.card.is_bane else "defeat it"
+    opening.note(
+        "encounter.purpose",
+        f"{s.character.name} encounters a {s.card.kind.value} to {goal}; {s.character.name} goes through the steps, "
+        "and other characters may only help by playing cards or using powers.",
+    )
+    if s.card.summoned:
+        opening.note("encounter.summoned-card", f"{s.card.name} was summoned, so it belongs to no location.")
+    if s.chain_given and (len(s.chain) > 1 or len(s.chain.groups[0]) > 1):
+        parts = "; then ".join(
+            f"({s.chain.label(k)})" if len(s.chain.groups[k - 1]) > 1 else s.chain.label(k)
+            for k in range(1, len(s.chain) + 1)
+        )
+        opening.note(
+            "step.or-then",
+            f"The check line reads as {len(s.chain)} check(s) in a row: {parts}. 'Or' offers a choice within one "
+            "check and binds tighter than 'then', which adds the next check; every check must succeed.",
+        )
+    if s.card.villain:
+        opening.note("encounter.villain-steps", f"{s.card.name} is a villain, so the villain steps apply.")
+    walks = [Walk(s, trail, Encounter(s.character.name, s.local))]
+    verdicts: list[Verdict] = []
+    finished = False
+    for event in s.events:
+        if event.step is Step.AFTER_ENCOUNTER:
+            if not finished:
+                walks[-1].walk_to(None, Judge(trail))
+                finished = True
+            verdicts.append(_after(s, trail, walks, event))
+            continue
+        if finished:
+            verdicts.append(
+                Judge(trail, event).illegal(
+                    "step.order",
+                    "it is listed after something that happens once the encounter is over; the encounter cannot go "
+                    "back.",
+                )
+            )
+            continue
+        walk = walks[-1]
+        verdicts.append(walk.handle(event))
+        if walk.enc.over is Over.AVENGED and len(walks) == 1 and walk.enc.avenged_by is not None:
+            avenger = walk.enc.avenged_by
+            local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
+            # the avenger's encounter runs inside the first one's avenge step, so its guards still hold
+            first = walk.enc
+            new = Encounter(
+                avenger,
+                local,
+                number=1,
+                guarded=set(first.guarded),
+                guard_named=set(first.guard_named),
+                positions=dict(first.positions),
+            )
+            walks.append(Walk(s, trail, new))
+    if not finished:
+        walks[-1].walk_to(None, Judge(trail))
+    state = _state(s, walks, verdicts)
+    verdict = Verdict.LEGAL
+    if Verdict.ILLEGAL in verdicts:
+        verdict = Verdict.ILLEGAL
+    elif Verdict.UNDETERMINED in verdicts or any(step.basis is Basis.OPEN for step in trail.steps):
+        verdict = Verdict.UNDETERMINED
+    opening.note(
+        "step.order",
+        "Steps applied: "
+        + ", ".join(state["steps"])
+        + (
+            f"; then {walks[-1].enc.who}'s new encounter: " + ", ".join(state["avenge"]["steps"])
+            if len(walks) > 1
+            else ""
+        )
+        + f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}.",
+    )
+    return RefOutcome(verdict, _summary(s, verdicts, state), state)
+
+
+def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Verdict:
+    """Something that happens once the encounter is over."""
+    judge = Judge(trail, event)
+    a = event.action
+    last = walks[-1].enc
+    if isinstance(a, (ev.Result, ev.Skip, ev.Evade, ev.Avenge, ev.Guard, ev.Status, ev.EndTurn)):
+        return judge.illegal(
+            "step.order", f"a {event.kind} belongs to the encounter's steps, and the encounter is over."
+        )
+    if last.over is Over.WON:
+        verdict = judge.by_reading(
+            "after-win",
+            "step.nowhere-to-escape",
+            lambda o: (
+                (Verdict.LEGAL, "the party has won, but the turn still finishes, so this may still happen.")
+                if o == "turn-continues"
+                else (Verdict.ILLEGAL, "the party has won, and play stops at once with the win.")
+            ),
+        )
+        if verdict is not Verdict.LEGAL:
+            return verdict
+    if isinstance(a, ev.Effect):
+        movers = [w.enc.who for w in walks if w.enc.moved]
+        if movers:
+            return judge.illegal(
+                "encounter.move-cancels-after",
+                f"{a.name} would happen after the encounter, but {movers[0]} moved during the encounter, so it "
+                "does not happen.",
+            )
+        return judge.legal(
+            "encounter.move-cancels-after",
+            f"{a.name} happens after the encounter: nobody encountering moved during it.",
+        )
+    if isinstance(a, (ev.Play, ev.Power)):
+        who = a.by
+        if any(w.enc.over is Over.FORCED for w in walks):
+            return judge.illegal(
+                "turn.end-of-turn",
+                f"{who}'s play comes after the turn was forced to end, and then no cards or powers may be used.",
+            )
+        return judge.legal(
+            "play.what-is-playing",
+            f"{who}'s play comes after the encounter, so the encounter's step limits no longer apply to it.",
+        )
+    return judge.legal("step.order", f"this {event.kind} comes after the encounter.")
+
+
+def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str, Any]:
+    first, last = walks[0].enc, walks[-1].enc
+    state: dict[str, Any] = {
+        "events": [v.value for v in verdicts],
+        "steps": [step.value for step in first.walked],
+        "card": {
+            "name": s.card.name,
+            "outcome": (last.outcome or Outcome.UNKNOWN).value,
+            "at": (last.at or Where.UNKNOWN).value,
+        },
+    }
+    if len(walks) > 1:
+        state["avenge"] = {
+            "by": last.who,
+            "steps": [step.value for step in last.walked],
+            "outcome": state["card"]["outcome"],
+        }
+    damage = [item for w in walks for d in w.enc.damage for item in d.to_state()]
+    if damage:
+        state["damage"] = damage
+    if s.card.villain:
+        state["guarded"] = sorted(last.guarded)
+        if last.location_closed is not None:
+            state["location"] = "closed" if last.location_closed else "open"
+        state["win"] = last.over is Over.WON
+    close_right = next((w.enc.close_right for w in walks if w.enc.close_right), None)
+    if close_right:
+        state["may-close"] = close_right
+    if any(w.enc.moved for w in walks):
+        state["after-encounter"] = "cancelled"
+    if any(w.enc.over is Over.FORCED for w in walks):
+        state["turn"] = "ended"
+    elif last.over is Over.WON:
+        option = walks[-1].win_option
+        state["turn"] = {"turn-continues": "continues", "play-stops": "stops"}.get(option or "", "open")
+    return state
+
+
+def _where(at: str) -> str:
+    return {
+        "hand": "drawn into hand",
+        "vault": "back in the vault",
+        "location": "shuffled back into its location",
+        "escaped": "escaped into the unguarded locations",
+    }.get(at, "its place is not decided by the events given")
+
+
+def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any]) -> str:
+    bad = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.ILLEGAL]
+    open_ = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.UNDETERMINED]
+    fate = f"{s.card.name} is {state['card']['outcome']} and {_where(state['card']['at'])}."
+    fate = fate[0].upper() + fate[1:]
+    if bad:
+        events = ", ".join(str(n) for n in bad)
+        return (
+            f"Illegal: event{'s' if len(bad) > 1 else ''} {events} break{'' if len(bad) > 1 else 's'} the rules. {fate}"
+        )
+    if open_:
+        events = ", ".join(str(n) for n in open_)
+        plural = "s" if len(open_) > 1 else ""
+        verb = "rest" if len(open_) > 1 else "rests"
+        return f"Undetermined: event{plural} {events} {verb} on a question the rules leave open. {fate}"
+    if any(v is Verdict.UNDETERMINED for v in verdicts) or state.get("turn") == "open":
+        return f"Undetermined: the outcome rests on a question the rules leave open. {fate}"
+    return f"Legal: every event follows the rules. {fate}"
