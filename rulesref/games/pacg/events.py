@@ -49,7 +49,8 @@ class Power:
     ignores_immunity: bool = False
     """It removes or ignores the card's immunity, for itself and everything after it."""
     combat_only: bool = False
-    purpose: str = "check"
+    purpose: str = "other"
+    """What it is used for; a power says so only when it matters (``heal``, ``explore``, ``check``)."""
     check: str | int | None = None
 
 

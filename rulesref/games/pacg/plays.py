@@ -78,7 +78,8 @@ def judge_power(
 ) -> Verdict:
     """Rule on a power used; once per step (or check) unless triggered by an event."""
     said = f"{power.by} uses {power.power}"
-    wrong = _relevance(judge, step, where, power.purpose, said)
+    # a triggered power happens when its event does, in whatever step that is
+    wrong = _relevance(judge, step, where, "other" if power.triggered else power.purpose, said)
     if wrong is not None:
         return wrong
     hit = sorted(power.adds & card.immune)

@@ -498,7 +498,7 @@ def _read_action(r: _Reader, path: PathKey, kind: str, raw: Any, people: _People
             adds=r.words((*path, "adds"), m.get("adds"), "a trait"),
             ignores_immunity=flag("ignores-immunity"),
             combat_only=flag("combat-only"),
-            purpose=r.choice((*path, "for"), m["for"], PURPOSES, "purpose") if "for" in m else "check",
+            purpose=r.choice((*path, "for"), m["for"], PURPOSES, "purpose") if "for" in m else "other",
             check=check_ref(),
         )
     if kind == "result":
