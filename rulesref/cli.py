@@ -339,7 +339,7 @@ def _internal(exc: BaseException, where: str | None = None) -> None:
     print(
         f"rulesref: {place}internal error: {type(exc).__name__}: {shorten(detail, 200)}\n"
         "This is a bug in rulesref, not in your input: run the same command with --debug "
-        "for the traceback and report it with the file that caused it.",
+        "for the traceback, and report it with the command and any file it read.",
         file=sys.stderr,
     )
 
