@@ -7,7 +7,9 @@ One module per game concept:
   movement   a card's allowance and the paths pawns take (Explore's movement)
   encounters who moved into whom: the House stun and the Dark Arts bump
   bonus      bonus spaces: only ending a move there counts
-  turns      which actions a side may take, Replenish, drawing, cleanup
+  turns      whose turn it is, which actions a side may take, Learn, extra turns
+  hands      a player's cards: playing, drawing (and the reshuffle), drawing to five, cleanup
+  replenish  Replenish, each side in its own order
   path       the Dark Arts Path: marker, zones, Event Spaces, advancing
   victory    the Dark Arts win, the last-hand phase, the draw
   drawing    a small text picture of the board for the renderer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulesref.games.houses_vs_dark_arts import turns
+from rulesref.games.houses_vs_dark_arts import hands, turns
 from rulesref.games.houses_vs_dark_arts.board import Bonus
 from rulesref.games.houses_vs_dark_arts.situation import HOUSE, Move
 from rulesref.referee import Trail
@@ -52,6 +52,6 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
     s.told.append(f"{pawn.id} takes the {board.bonus[move.end]} bonus on {move.end}")
     who = pawn.house or ""
     if icon is Bonus.DRAW:
-        turns.draw(s, trail, who, 1, "bonus")
+        hands.draw(s, trail, who, 1, "bonus")
     elif icon is Bonus.ANOTHER_TURN:
         turns.another_turn(s, trail)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rulesref.games.houses_vs_dark_arts import bonus, encounters, turns
+from rulesref.games.houses_vs_dark_arts import bonus, encounters, hands, turns
 from rulesref.games.houses_vs_dark_arts import path as path_mod
 from rulesref.games.houses_vs_dark_arts.board import RESERVE
 from rulesref.games.houses_vs_dark_arts.situation import (
@@ -64,7 +64,7 @@ def explore(s: Situation, trail: Trail) -> Outcome:
         return refused
     who = s.turn.who if s.turn is not None else (DARK_ARTS if run.side == DARK_ARTS else _house_of(s, ex))
     if ex.card is not None and who is not None:
-        refused = turns.play_card(s, trail, who)
+        refused = hands.play_card(s, trail, who)
         if refused is not None:
             return refused
     try:
@@ -79,7 +79,7 @@ def explore(s: Situation, trail: Trail) -> Outcome:
         trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
         s.told.append("no pawn moves")
     if ex.card is not None and who is not None and (who in s.players or s.turn is not None):
-        turns.cleanup(s, trail, who, s.turn.played if s.turn is not None and s.turn.played else 1)
+        hands.cleanup(s, trail, who, s.turn.played if s.turn is not None and s.turn.played else 1)
     return Outcome(Verdict.LEGAL, "; ".join(s.told) + ".", s.to_state())
 
 

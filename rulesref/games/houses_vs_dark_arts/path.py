@@ -249,7 +249,7 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
 
 
 def _last_space(s: Situation, trail: Trail) -> None:
-    from rulesref.games.houses_vs_dark_arts.turns import draw_to_five
+    from rulesref.games.houses_vs_dark_arts.hands import draw_to_five
 
     track = s.path
     assert track is not None
@@ -363,7 +363,8 @@ def advance_action(s: Situation, trail: Trail) -> Outcome:
     """``advance: N`` or ``advance: {spaces: N, cause: C}``: what an advance does, or that it does not happen."""
     spaces, cause = _read_advance(s)
     if cause in _NOT_ADVANCING:
-        from rulesref.games.houses_vs_dark_arts.turns import _cause_words, refuse
+        from rulesref.games.houses_vs_dark_arts.hands import _cause_words
+        from rulesref.games.houses_vs_dark_arts.turns import refuse
 
         clause = _NOT_ADVANCING[cause]
         what = "a Dark Arts Replenish" if cause == "dark-arts-replenish" else f"drawing from {_cause_words(cause)}"

@@ -136,11 +136,11 @@ def _read_action(doc: Loaded) -> tuple[str, Any]:
 
 def act(s: Situation, trail: Trail) -> Outcome:
     """Rule on the action in question."""
-    from rulesref.games.houses_vs_dark_arts import movement, victory
+    from rulesref.games.houses_vs_dark_arts import movement, replenish, victory
 
     handlers = {
         "explore": movement.explore,
-        "replenish": turns_mod.replenish,
+        "replenish": replenish.replenish,
         "learn": turns_mod.learn,
         "advance": path_mod.advance_action,
         "check": victory.check,

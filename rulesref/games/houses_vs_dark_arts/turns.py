@@ -1,4 +1,4 @@
-"""Turns: which actions a side may take, Replenish, Learn, drawing and cleanup. (helper B)
+"""Turns: whose turn it is, which actions a side may take, Learn, reserve pawns and extra turns.
 
 Conventions for the other modules of this engine:
 
@@ -9,7 +9,7 @@ Conventions for the other modules of this engine:
       if refused is not None:
           return refused
 
-* ``draw`` and ``cleanup`` change the named player's cards. ``who`` is a key of
+* ``hands.draw`` and ``hands.cleanup`` change the named player's cards. ``who`` is a key of
   ``players`` (a house, or ``dark-arts``). A scenario may omit ``players``, ``path`` or
   ``turn``: then the step is still cited, but nothing is counted.
 * Open questions raise ``Undetermined`` through ``trail.choice`` / ``trail.interpret``;
@@ -30,11 +30,7 @@ if TYPE_CHECKING:
 
 HOUSE = "house"
 DARK_ARTS = "dark-arts"
-HAND_TARGET = 5
-"""Draw to five: the hand total a Replenish (and the last-hand phase) draws up to."""
 PHASES = ("normal", "last-hands")
-NO_ADVANCE_CAUSES = ("event", "library-book", "bonus")
-"""Draws that never move the Dark Arts Marker (draw.no-advance)."""
 
 
 @dataclass
@@ -324,122 +320,6 @@ def may_explore(s: Situation, trail: Trail) -> Outcome | None:
     return None
 
 
-def play_card(s: Situation, trail: Trail, who: str) -> Outcome | None:
-    """A card leaves the hand to be played (it is discarded at the end of the turn). None: played."""
-    player = s.players.get(who)
-    if player is None:
-        return None
-    if player.hand < 1:
-        return refuse(
-            s,
-            trail,
-            "action.dark-arts-explore" if who == DARK_ARTS else "open.house-explore",
-            f"{cap_name(who)} has no card in hand to play.",
-        )
-    player.hand -= 1
-    if s.turn is not None:
-        s.turn.played += 1
-    return None
-
-
-# --- drawing and cleanup ------------------------------------------------------------------
-
-
-def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
-    """Draw ``n`` cards for ``who``; an empty deck is rebuilt from the discard pile mid-draw.
-
-    ``cause`` names why: ``replenish``, ``last-hand``, or one of ``event``, ``library-book``,
-    ``bonus`` (those never advance the Marker; the step says so). Returns the cards drawn,
-    which is fewer than ``n`` only when deck and discard pile both run dry.
-    """
-    who_name = cap_name(who)
-    if cause in NO_ADVANCE_CAUSES:
-        # draw.no-advance: these draws leave the Dark Arts Marker where it is
-        trail.rule("draw.no-advance", f"Drawing because of {_cause_words(cause)} does not move the Dark Arts Marker.")
-    player = s.players.get(who)
-    if player is None or n <= 0:
-        return 0
-    drawn = min(n, player.deck)
-    player.deck -= drawn
-    if drawn < n and player.discard > 0:
-        # open.last-hand: whether the discard pile is still reshuffled in the last-hand phase
-        if in_last_hands(s) and trail.choice("last-hand-reshuffle") == "no":
-            trail.interpret(
-                "last-hand-reshuffle",
-                f"{who_name}'s deck is empty in the last-hand phase: no reshuffle now, "
-                f"so the draw stops after {drawn} card(s).",
-                clause="open.last-hand",
-            )
-            player.hand += drawn
-            return drawn
-        if in_last_hands(s):
-            trail.interpret(
-                "last-hand-reshuffle", "The last-hand phase does not stop the reshuffle.", clause="open.last-hand"
-            )
-        # draw.reshuffle: the discard pile, shuffled, becomes the new draw deck
-        trail.rule(
-            "draw.reshuffle",
-            f"{who_name}'s draw deck is empty after {drawn} card(s): the {player.discard} "
-            "card(s) of the discard pile are shuffled into a new draw deck.",
-        )
-        player.deck, player.discard = player.discard, 0
-        more = min(n - drawn, player.deck)
-        player.deck -= more
-        drawn += more
-    player.hand += drawn
-    if drawn < n:
-        trail.rule("draw.reshuffle", f"{who_name}'s draw deck and discard pile are both empty: {drawn} of {n} drawn.")
-    return drawn
-
-
-def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
-    """Draw up to a hand of five (draw.to-five); a hand of five or more draws nothing."""
-    player = s.players.get(who)
-    if player is None:
-        trail.rule("draw.to-five", f"{cap_name(who)} draws until the hand holds {HAND_TARGET} cards in total.")
-        return
-    need = HAND_TARGET - player.hand
-    if need > 0:
-        trail.rule(
-            "draw.to-five", f"{cap_name(who)} holds {player.hand} card(s), so draws {need} to reach {HAND_TARGET}."
-        )
-        draw(s, trail, who, need, cause)
-        return
-    trail.rule(
-        "draw.to-five", f"{cap_name(who)} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing."
-    )
-    if player.hand > HAND_TARGET:
-        # open.hand-limit: is there a maximum hand size?
-        option = trail.choice("hand-limit")
-        trail.interpret(
-            "hand-limit",
-            f"{cap_name(who)} holds more than {HAND_TARGET}: "
-            + (
-                "no hand limit applies, so all are kept."
-                if option == "no-limit"
-                else f"the hand is discarded down to {HAND_TARGET}."
-            ),
-            clause="open.hand-limit",
-        )
-        if option == "discard-to-five":
-            extra = player.hand - HAND_TARGET
-            player.hand, player.discard = HAND_TARGET, player.discard + extra
-            s.facts.setdefault("discarded", {})[who] = extra
-
-
-def cleanup(s: Situation, trail: Trail, who: str, played: int) -> None:
-    """End of turn: the ``played`` cards played this turn go to ``who``'s discard pile."""
-    # action.cleanup: played cards are discarded when the turn ends, never kept
-    trail.rule(
-        "action.cleanup", f"At the end of the turn, the {played} card(s) {name(who)} played go to the discard pile."
-    )
-    player = s.players.get(who)
-    if player is not None:
-        player.discard += played
-    if s.turn is not None:
-        s.turn.played = max(0, s.turn.played - played)
-
-
 def name(who: str) -> str:
     """A players key as the game says it: ``the Dark Arts``, ``Gryffindor``."""
     return "the Dark Arts" if who == DARK_ARTS else who.capitalize()
@@ -450,133 +330,11 @@ def cap_name(who: str) -> str:
     return "The Dark Arts" if who == DARK_ARTS else who.capitalize()
 
 
-def _cause_words(cause: str) -> str:
-    return {"event": "an event", "library-book": "a Library Book effect", "bonus": "a bonus space"}.get(cause, cause)
-
-
-# --- Replenish ---------------------------------------------------------------------------
-
-_REPLENISH_KEYS = ("discard",)
-
-
-def _discard_wanted(s: Situation) -> int | None:
-    """Cards to discard by choice; None stands for ``all``."""
-    body = s.body
-    if body is None or body == {}:
-        return 0
-    if not isinstance(body, dict):
-        raise s.doc.error(("action", "replenish"), "expected {} or {discard: N} (N a number, or all)")
-    _mapping(s.doc, ("action", "replenish"), body, _REPLENISH_KEYS)
-    n = body.get("discard", 0)
-    if n == "all":
-        return None
-    return count(s.doc, ("action", "replenish", "discard"), n)
-
-
 def in_last_hands(s: Situation) -> bool:
     """The last-hand phase: said by the turn, or the Marker stands on the last Path space."""
     if s.turn is not None and s.turn.phase == "last-hands":
         return True
     return s.path is not None and s.path.marker >= s.path.length
-
-
-def replenish(s: Situation, trail: Trail) -> Outcome:
-    """Replenish for the side whose turn it is, in that side's order."""
-    turn = need_turn(s, "Replenish")
-    discard = _discard_wanted(s)
-    # victory.no-replenish: once the last-hand phase starts, nobody Replenishes
-    if in_last_hands(s):
-        return refuse(
-            s,
-            trail,
-            "victory.no-replenish",
-            "The last-hand phase has begun: Replenish is no longer allowed for anyone.",
-        )
-    refused = may_act(s, trail, "Replenish")
-    if refused is not None:
-        return refused
-    if turn.side == DARK_ARTS:
-        return _replenish_dark_arts(s, trail, discard)
-    return _replenish_house(s, trail, turn.who, discard)
-
-
-def _replenish_dark_arts(s: Situation, trail: Trail, discard: int | None) -> Outcome:
-    # replenish.dark-arts-no-discard: no optional discard for the Dark Arts
-    if discard is None or discard > 0:
-        return refuse(
-            s,
-            trail,
-            "replenish.dark-arts-no-discard",
-            "The Dark Arts may not discard cards by choice when it Replenishes; it keeps its hand.",
-        )
-    # replenish.dark-arts: revive first, then draw up to five
-    trail.rule(
-        "replenish.dark-arts",
-        "The Dark Arts Replenishes: first it revives its stunned pawns, then it draws up to five.",
-    )
-    revived = _revive(s, lambda p: p.side == DARK_ARTS)
-    trail.rule("replenish.dark-arts", f"Revived: {_names(revived)}.")
-    draw_to_five(s, trail, DARK_ARTS, "replenish")
-    # replenish.dark-arts-no-advance: this Replenish leaves the Marker alone
-    where = f" (it stays on space {s.path.marker})" if s.path is not None else ""
-    trail.rule("replenish.dark-arts-no-advance", f"A Dark Arts Replenish does not advance the Dark Arts Marker{where}.")
-    return Outcome(
-        Verdict.LEGAL,
-        f"Dark Arts Replenish: revived {_names(revived)}; {_hand(s, DARK_ARTS)}; the Marker does not move.",
-        s.to_state(),
-    )
-
-
-def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None) -> Outcome:
-    from rulesref.games.houses_vs_dark_arts import path
-
-    player = s.players.get(house)
-    who = name(house)
-    discard = wanted if wanted is not None else (player.hand if player is not None else 0)
-    if player is not None and discard > player.hand:
-        return refuse(
-            s, trail, "replenish.house-discard", f"{who} holds {player.hand} card(s) and cannot discard {discard}."
-        )
-    # replenish.house-order: discard, draw, revive, advance, in that order
-    trail.rule(
-        "replenish.house-order",
-        f"{who} Replenishes: discard if they wish, draw up to five, revive "
-        "their own stunned pawns, then advance the Dark Arts Marker 1 space.",
-    )
-    # replenish.house-discard: optional, any number
-    if discard:
-        trail.rule("replenish.house-discard", f"{who} discards {discard} card(s) by choice.")
-        if player is not None:
-            player.hand, player.discard = player.hand - discard, player.discard + discard
-    else:
-        trail.rule("replenish.house-discard", f"{who} discards nothing: the discard is optional.")
-    draw_to_five(s, trail, house, "replenish")
-    revived = _revive(s, lambda p: p.side == HOUSE and p.house == house)
-    others = [p.id for p in s.pawns.values() if p.stunned and p.side == HOUSE]
-    rest = f"; other houses' stunned pawns stay stunned ({', '.join(others)})" if others else ""
-    trail.rule("replenish.house-order", f"{who} revives their own stunned pawns: {_names(revived)}{rest}.")
-    trail.rule("replenish.house-advance", "Last step: the Dark Arts Marker advances 1 space.")
-    path.advance(s, trail, 1, "replenish")
-    marker = f"; Marker on space {s.path.marker}" if s.path is not None else ""
-    return Outcome(
-        Verdict.LEGAL, f"{who} Replenish: {_hand(s, house)}; revived {_names(revived)}{marker}.", s.to_state()
-    )
-
-
-def _revive(s: Situation, whose: Any) -> list[str]:
-    revived = [p.id for p in s.pawns.values() if p.stunned and whose(p)]
-    for pid in revived:
-        s.pawns[pid].stunned = False
-    return revived
-
-
-def _names(ids: list[str]) -> str:
-    return ", ".join(ids) if ids else "no pawn"
-
-
-def _hand(s: Situation, who: str) -> str:
-    p = s.players.get(who)
-    return f"hand {p.hand}, deck {p.deck}, discard {p.discard}" if p is not None else "draws up to five"
 
 
 # --- Learn -------------------------------------------------------------------------------

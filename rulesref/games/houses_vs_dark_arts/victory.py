@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulesref.games.houses_vs_dark_arts.hands import cleanup
 from rulesref.games.houses_vs_dark_arts.path import COLOURS, unlocked
-from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, HOUSE, cleanup, name, need_turn
+from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, HOUSE, name, need_turn
 from rulesref.referee import Outcome, Trail
 from rulesref.ruling import Verdict
 

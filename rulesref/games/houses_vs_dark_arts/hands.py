@@ -1,0 +1,133 @@
+"""A player's cards: playing one, drawing (with the reshuffle), drawing to five, cleanup."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, cap_name, in_last_hands, name, refuse
+from rulesref.referee import Outcome, Trail
+
+if TYPE_CHECKING:
+    from rulesref.games.houses_vs_dark_arts.situation import Situation
+
+HAND_TARGET = 5
+"""Draw to five: the hand total a Replenish (and the last-hand phase) draws up to."""
+NO_ADVANCE_CAUSES = ("event", "library-book", "bonus")
+"""Draws that never move the Dark Arts Marker (draw.no-advance)."""
+
+
+def play_card(s: Situation, trail: Trail, who: str) -> Outcome | None:
+    """A card leaves the hand to be played (it is discarded at the end of the turn). None: played."""
+    player = s.players.get(who)
+    if player is None:
+        return None
+    if player.hand < 1:
+        return refuse(
+            s,
+            trail,
+            "action.dark-arts-explore" if who == DARK_ARTS else "open.house-explore",
+            f"{cap_name(who)} has no card in hand to play.",
+        )
+    player.hand -= 1
+    if s.turn is not None:
+        s.turn.played += 1
+    return None
+
+
+def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
+    """Draw ``n`` cards for ``who``; an empty deck is rebuilt from the discard pile mid-draw.
+
+    ``cause`` names why: ``replenish``, ``last-hand``, or one of ``event``, ``library-book``,
+    ``bonus`` (those never advance the Marker; the step says so). Returns the cards drawn,
+    which is fewer than ``n`` only when deck and discard pile both run dry.
+    """
+    who_name = cap_name(who)
+    if cause in NO_ADVANCE_CAUSES:
+        # draw.no-advance: these draws leave the Dark Arts Marker where it is
+        trail.rule("draw.no-advance", f"Drawing because of {_cause_words(cause)} does not move the Dark Arts Marker.")
+    player = s.players.get(who)
+    if player is None or n <= 0:
+        return 0
+    drawn = min(n, player.deck)
+    player.deck -= drawn
+    if drawn < n and player.discard > 0:
+        # open.last-hand: whether the discard pile is still reshuffled in the last-hand phase
+        if in_last_hands(s) and trail.choice("last-hand-reshuffle") == "no":
+            trail.interpret(
+                "last-hand-reshuffle",
+                f"{who_name}'s deck is empty in the last-hand phase: no reshuffle now, "
+                f"so the draw stops after {drawn} card(s).",
+                clause="open.last-hand",
+            )
+            player.hand += drawn
+            return drawn
+        if in_last_hands(s):
+            trail.interpret(
+                "last-hand-reshuffle", "The last-hand phase does not stop the reshuffle.", clause="open.last-hand"
+            )
+        # draw.reshuffle: the discard pile, shuffled, becomes the new draw deck
+        trail.rule(
+            "draw.reshuffle",
+            f"{who_name}'s draw deck is empty after {drawn} card(s): the {player.discard} "
+            "card(s) of the discard pile are shuffled into a new draw deck.",
+        )
+        player.deck, player.discard = player.discard, 0
+        more = min(n - drawn, player.deck)
+        player.deck -= more
+        drawn += more
+    player.hand += drawn
+    if drawn < n:
+        trail.rule("draw.reshuffle", f"{who_name}'s draw deck and discard pile are both empty: {drawn} of {n} drawn.")
+    return drawn
+
+
+def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
+    """Draw up to a hand of five (draw.to-five); a hand of five or more draws nothing."""
+    player = s.players.get(who)
+    if player is None:
+        trail.rule("draw.to-five", f"{cap_name(who)} draws until the hand holds {HAND_TARGET} cards in total.")
+        return
+    need = HAND_TARGET - player.hand
+    if need > 0:
+        trail.rule(
+            "draw.to-five", f"{cap_name(who)} holds {player.hand} card(s), so draws {need} to reach {HAND_TARGET}."
+        )
+        draw(s, trail, who, need, cause)
+        return
+    trail.rule(
+        "draw.to-five", f"{cap_name(who)} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing."
+    )
+    if player.hand > HAND_TARGET:
+        # open.hand-limit: is there a maximum hand size?
+        option = trail.choice("hand-limit")
+        trail.interpret(
+            "hand-limit",
+            f"{cap_name(who)} holds more than {HAND_TARGET}: "
+            + (
+                "no hand limit applies, so all are kept."
+                if option == "no-limit"
+                else f"the hand is discarded down to {HAND_TARGET}."
+            ),
+            clause="open.hand-limit",
+        )
+        if option == "discard-to-five":
+            extra = player.hand - HAND_TARGET
+            player.hand, player.discard = HAND_TARGET, player.discard + extra
+            s.facts.setdefault("discarded", {})[who] = extra
+
+
+def cleanup(s: Situation, trail: Trail, who: str, played: int) -> None:
+    """End of turn: the ``played`` cards played this turn go to ``who``'s discard pile."""
+    # action.cleanup: played cards are discarded when the turn ends, never kept
+    trail.rule(
+        "action.cleanup", f"At the end of the turn, the {played} card(s) {name(who)} played go to the discard pile."
+    )
+    player = s.players.get(who)
+    if player is not None:
+        player.discard += played
+    if s.turn is not None:
+        s.turn.played = max(0, s.turn.played - played)
+
+
+def _cause_words(cause: str) -> str:
+    return {"event": "an event", "library-book": "a Library Book effect", "bonus": "a bonus space"}.get(cause, cause)
