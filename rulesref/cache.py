@@ -29,11 +29,19 @@ def cache_dir() -> Path:
     return Path(base) / "rulesref"
 
 
+def _code_stamp() -> str:
+    # Taken once, when the code is loaded: the key must describe the analysis in memory,
+    # not a newer index.py written to disk while this process runs.
+    code = os.stat(index.__file__)
+    return f"index.py:{code.st_size}:{code.st_mtime_ns}"
+
+
+_CODE = _code_stamp()
+
+
 def key(root: Path) -> str:
     """What the cached index was built from: rule files (path, size, mtime), version, code."""
-    parts = [__version__, str(index.FORMAT), str(root)]
-    code = os.stat(index.__file__)
-    parts.append(f"index.py:{code.st_size}:{code.st_mtime_ns}")
+    parts = [__version__, str(index.FORMAT), str(root), _CODE]
     for folder in sorted(os.scandir(root), key=lambda e: e.name):
         if not folder.is_dir():
             continue

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 1
+FORMAT = 2
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -75,6 +75,7 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
     people person player players friend friends never whos whats hows wheres whens thats theres
     hes shes its lets heres"""
 STOP = frozenset(_STOP_WORDS.split())
+ARTICLES = frozenset({"a", "an", "the"})
 
 K1 = 1.2
 FIELDS: dict[str, tuple[float, float]] = {
@@ -86,8 +87,14 @@ FIELDS: dict[str, tuple[float, float]] = {
     "text": (1.0, 0.75),
     "corrections": (0.5, 0.75),
 }
+QUESTION_WORDS = frozenset(["what", "which", "who", "when", "where", "why", "how"])
+"""Intent cues ("where does it go" vs "who moves it"): kept, at a lower weight than content words."""
+QUESTION = 0.5
+"""Query weight of a question word."""
 IMPLIED = 0.5
 """Query weight of a concept implied by a longer one (``=dark arts`` inside ``=dark arts pawn``)."""
+PLAIN_EVIDENCE = 0.5
+"""Evidence factor of a plain word relative to a glossary term."""
 PART = 0.3
 """Query weight of a word inside a glossary phrase ("protected" in "Protected Area")."""
 
@@ -153,7 +160,7 @@ def glossary_phrases(glossary: Iterable[tuple[str, Sequence[str]]]) -> dict[str,
 
 
 def _phrase_key(text: str) -> str:
-    return " ".join(stem(w) for w in words(text))
+    return " ".join(stem(w) for w in words(text) if w not in ARTICLES)
 
 
 def _contains(phrase: str, part: str) -> bool:
@@ -169,6 +176,7 @@ def analyse(tokens: Sequence[str], phrases: dict[str, list[str]], longest: int) 
     A phrase also yields the concepts it implies and its own content words (at lower
     weights), so "protected zone" still meets the words of "Protected Area".
     """
+    tokens = [t for t in tokens if t not in ARTICLES]  # "end of a turn" is "end of turn"
     stems = [stem(t) for t in tokens]
     out: list[tuple[str, float]] = []
     i = 0
@@ -183,7 +191,7 @@ def analyse(tokens: Sequence[str], phrases: dict[str, list[str]], longest: int) 
                 break
         else:
             if tokens[i] not in STOP:
-                out.append((stems[i], 1.0))
+                out.append((stems[i], QUESTION if tokens[i] in QUESTION_WORDS else 1.0))
             i += 1
     return out
 
@@ -215,34 +223,86 @@ def clause_record(c: Any) -> dict[str, Any]:
     }
 
 
-def build_game(game: Game) -> dict[str, Any]:
-    """The index of one rule pack."""
+# --- building -----------------------------------------------------------------------
+#
+# One game's index:
+#   id, title, aliases, names      who the game is; ``names`` are words that only pick it
+#   phrases, longest               the glossary as stemmed phrase -> concepts
+#   vocab                          surface word -> count, for typo correction
+#   postings                       term -> (idf, clause indexes, saturated BM25F weights)
+#   unknown                        the idf of a word no clause uses
+#   lines                          the clauses' question-like lines, for phrasing similarity
+#   claims                         per clause, the line numbers of its misreading claims
+#   clauses                        per clause, its record marshalled: decoded only for hits
+
+
+def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
+    """The index of every rule pack. A term's idf counts the clauses of every game, so words
+    common to all rulebooks ("own", "same") weigh less than each game's own vocabulary."""
+    parsed = [_parse(g) for g in games]
+    df: dict[str, int] = {}
+    for _, _, _, fields in parsed:
+        for d in fields:
+            for term in {t for f in d.values() for t in f}:
+                df[term] = df.get(term, 0) + 1
+    n = sum(len(p[3]) for p in parsed)
+    idf = {t: _idf(n, f) for t, f in df.items()}
+    return [_build(g, *p, idf, df, _idf(n, 0)) for g, p in zip(games, parsed, strict=True)]
+
+
+def _idf(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+Parsed = tuple[list[dict[str, Any]], dict[str, list[str]], int, list[dict[str, list[str]]]]
+
+
+def _parse(game: Game) -> Parsed:
     records = [clause_record(c) for c in game.clauses.values()]
     phrases = glossary_phrases((t.term, t.synonyms) for t in game.glossary)
     longest = max((k.count(" ") + 1 for k in phrases), default=1)
-    fields = [_fields(r, phrases, longest) for r in records]
-    postings = _postings(fields)
-    vocab: dict[str, int] = {}
-    for r in records:
-        for text in _texts(r):
-            for w in words(text):
-                vocab[w] = vocab.get(w, 0) + 1
-    for t in game.glossary:
-        for w in words(" ".join((t.term, *t.synonyms))):
-            vocab[w] = vocab.get(w, 0) + 1
+    return records, phrases, longest, [_fields(r, phrases, longest) for r in records]
+
+
+def _build(
+    game: Game,
+    records: list[dict[str, Any]],
+    phrases: dict[str, list[str]],
+    longest: int,
+    fields: list[dict[str, list[str]]],
+    idf: dict[str, float],
+    df: dict[str, int],
+    unknown: float,
+) -> dict[str, Any]:
+    import marshal
+
+    postings = _postings(fields, idf, df)
+    lines, claims = _lines(records, phrases, longest, idf)
     return {
         "id": game.id,
         "title": game.title,
-        "aliases": list(game.aliases),
+        "aliases": tuple(game.aliases),
         "names": _name_words(game, postings, phrases),
-        "clauses": records,
         "phrases": phrases,
         "longest": longest,
+        "vocab": _vocab(game, records),
         "postings": postings,
-        "n": len(records),
-        "vocab": vocab,
-        "lines": _lines(records, phrases, longest, postings),
+        "unknown": unknown,
+        "lines": lines,
+        "claims": claims,
+        "clauses": tuple(marshal.dumps(r) for r in records),
     }
+
+
+def _vocab(game: Game, records: list[dict[str, Any]]) -> dict[str, int]:
+    """Every surface word of the clauses and the glossary, with its count."""
+    vocab: dict[str, int] = {}
+    texts = [t for r in records for t in _texts(r)]
+    texts += [" ".join((t.term, *t.synonyms)) for t in game.glossary]
+    for text in texts:
+        for w in words(text):
+            vocab[w] = vocab.get(w, 0) + 1
+    return vocab
 
 
 def _texts(r: dict[str, Any]) -> list[str]:
@@ -263,8 +323,13 @@ def _fields(r: dict[str, Any], phrases: dict[str, list[str]], longest: int) -> d
     }
 
 
-def _postings(fields: list[dict[str, list[str]]]) -> dict[str, list[list[float]]]:
-    """term -> [[clause index, saturated BM25F weight in 0..1], ...] plus the term's idf."""
+def _postings(fields: list[dict[str, list[str]]], idf: dict[str, float], df: dict[str, int]) -> dict[str, Any]:
+    """term -> (idf, clause indexes, BM25F weights saturated into 0..1, evidence factor).
+
+    The evidence factor says how much a match on the term shows that a question is about
+    this game at all: the share of the clauses using it that are this game's (words every
+    rulebook uses, like "turn", show little), less for a plain word than for a glossary
+    term ("time" could be anything; "banish" is this game's)."""
     n = len(fields)
     avg = {f: (sum(len(d[f]) for d in fields) / n if n else 0.0) or 1.0 for f in FIELDS}
     acc: dict[str, dict[int, float]] = {}
@@ -274,35 +339,42 @@ def _postings(fields: list[dict[str, list[str]]]) -> dict[str, list[list[float]]
             for term in d[f]:
                 slot = acc.setdefault(term, {})
                 slot[i] = slot.get(i, 0.0) + weight / norm
-    out: dict[str, list[list[float]]] = {}
-    for term, docs in acc.items():
-        idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
-        row: list[list[float]] = [[idf, float(len(docs))]]
-        row += [[float(i), tf / (K1 + tf)] for i, tf in sorted(docs.items())]
-        out[term] = row
-    return out
+    return {
+        term: (
+            idf[term],
+            tuple(sorted(docs)),
+            tuple(docs[i] / (K1 + docs[i]) for i in sorted(docs)),
+            len(docs) / df[term] * (1.0 if term.startswith("=") else PLAIN_EVIDENCE),
+        )
+        for term, docs in acc.items()
+    }
 
 
 def _lines(
-    records: list[dict[str, Any]], phrases: dict[str, list[str]], longest: int, postings: dict[str, list[list[float]]]
-) -> dict[str, Any]:
-    """Each question-like line of a clause (title, asks, misreading claims): who it is, its
-    idf-weighted length, and an inverted list term -> lines, for cosine similarity."""
-    owners: list[list[Any]] = []
+    records: list[dict[str, Any]], phrases: dict[str, list[str]], longest: int, idf: dict[str, float]
+) -> tuple[dict[str, Any], tuple[tuple[int, ...], ...]]:
+    """The question-like lines of each clause (title, asks, misreading claims), for cosine
+    similarity: each line's clause, its idf-weighted length, and term -> (line, weight)."""
+    owners: list[int] = []
     norms: list[float] = []
-    inverted: dict[str, list[int]] = {}
+    inverted: dict[str, list[tuple[int, float]]] = {}
+    claims: list[tuple[int, ...]] = []
     for i, r in enumerate(records):
-        for kind, texts in (("title", [r["title"]]), ("ask", r["asks"]), ("claim", [m[0] for m in r["misreadings"]])):
-            for j, text in enumerate(texts):
-                terms = _weighted(text, phrases, longest)
-                if not terms:
-                    continue
-                n = len(owners)
-                owners.append([i, kind, j])
-                norms.append(math.sqrt(sum((w * postings[t][0][0]) ** 2 for t, w in terms.items())))
-                for t in terms:
-                    inverted.setdefault(t, []).append(n)
-    return {"owners": owners, "norms": norms, "inverted": inverted}
+        mine: list[int] = []
+        for text, is_claim in [(r["title"], False), *((a, False) for a in r["asks"])] + [
+            (m[0], True) for m in r["misreadings"]
+        ]:
+            terms = _weighted(text, phrases, longest)
+            line = len(owners)
+            owners.append(i)
+            norms.append(math.sqrt(sum((w * idf[t]) ** 2 for t, w in terms.items())) or 1.0)
+            for t, w in terms.items():
+                inverted.setdefault(t, []).append((line, w))
+            if is_claim:
+                mine.append(line)
+        claims.append(tuple(mine))
+    lines = {"owners": tuple(owners), "norms": tuple(norms), "inverted": {t: tuple(v) for t, v in inverted.items()}}
+    return lines, tuple(claims)
 
 
 def _weighted(text: str, phrases: dict[str, list[str]], longest: int) -> dict[str, float]:
@@ -312,10 +384,16 @@ def _weighted(text: str, phrases: dict[str, list[str]], longest: int) -> dict[st
     return out
 
 
-def _name_words(game: Game, postings: dict[str, list[list[float]]], phrases: dict[str, list[str]]) -> list[str]:
-    """Words naming the game (title, aliases) that at most one clause uses: they only pick the game."""
-    names = {w for text in (game.title, game.id, *game.aliases) for w in words(text.replace("-", " "))}
-    names |= {a.replace("-", "") for a in game.aliases}
+def _name_words(game: Game, postings: dict[str, Any], phrases: dict[str, list[str]]) -> tuple[str, ...]:
+    """Words that name the game and say nothing about a rule: its aliases run together
+    ("hvda", "pacg") and the rare words of its title ("pathfinder"), but never a glossary
+    word ("houses", "dark arts" name the game and are its terms too)."""
     in_glossary = {w for key in phrases for w in key.split()}
-    rare = {w for w in names if len(postings.get(stem(w), [])) <= 2 and stem(w) not in in_glossary}
-    return sorted(w for w in rare if w not in STOP and len(w) > 2 and not w.isdigit())
+    aliases = {w for a in game.aliases for w in (a.replace("-", ""), *words(a.replace("-", " ")))}
+    title = {
+        w
+        for w in words(f"{game.title} {game.id.replace('-', ' ')}")
+        if len(w) > 4 and len(postings.get(stem(w), ((),) * 4)[1]) <= 1
+    }
+    names = {w for w in aliases | title if stem(w) not in in_glossary and w not in STOP}
+    return tuple(sorted(w for w in names if len(w) > 2 and not w.isdigit()))

@@ -1,16 +1,19 @@
 """Ranking for `ask`: find the clause that answers a question typed the way players talk.
 
-A question is analysed like the clauses (index.py): chat spellings, glossary slang and
-typos are mapped onto the corpus's words first. Each clause then gets two measures, both
-0..1: *coverage*, the share of the question's idf weight its fields match (BM25F-style
-field weighting, with words the corpus lacks counted as unmatched), and *phrasing*, how
-closely the question's terms match one of the clause's own lines (title, asks,
-misreading claims). The score blends the two; below MIN_SCORE nothing is presented.
+A question is analysed like the clauses (index.py) after its words are mapped onto the
+corpus: chat spellings, glossary slang, run-together words and typos. Each clause then
+gets two measures in 0..1: *coverage*, the share of the question's idf weight the
+clause's fields match (BM25F-style field weights and saturation; words no clause uses
+count as unmatched), and *phrasing*, the idf-weighted cosine between the question and the
+closest of the clause's own lines (title, asks, misreading claims). The score blends
+them and is damped when the matched evidence is thin (two common words are no answer).
+Below MIN_SCORE nothing is presented as the answer.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,17 +22,30 @@ from rulesref import cache, index
 from rulesref.corpus import Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, RulesrefError, UnknownNameError, did_you_mean
 
-MIN_SCORE = 0.45
-"""Below this the best match is not presented as the answer (chosen from bench data)."""
-MISREADING_MIN = 0.55
-"""A question at least this close to a misreading's claim reads like that misreading."""
+MIN_SCORE = 0.25
+"""Below this the best match is not presented as the answer (bench/lookup.py, tests/test_lookup.py)."""
 COVERAGE_SHARE = 0.8
 """How much of the score is coverage; the rest is phrasing."""
+EVIDENCE = 3.0
+"""Matched idf weight at which a match counts as fully evidenced; below it the score is damped."""
+NAMED_EVIDENCE = 1.5
+"""Evidence a question gives by naming the game ("in pacg, ...")."""
 OTHER_GAME = 0.8
 """Score factor for the games a question does not name when it names one."""
 TYPO_MIN = 75.0
 """rapidfuzz ratio (0..100) a misspelt word needs to a corpus word to be read as it."""
+MISREADING_MIN = 0.2
+"""Similarity to a claim that flags a misreading when the question asserts something."""
+MISREADING_CLOSE = 0.8
+"""Similarity to a claim that flags a misreading however the question is put."""
 SUGGESTIONS = 3
+
+# A question that asserts and asks for confirmation ("..., right?") reads like a claim.
+_CONFIRM = re.compile(
+    r"\b(right|correct|yes|yeah|yep|yea|ok|okay|true|surely|huh|eh|innit|is(nt| not) it|do(nt|esnt) (it|they|we))"
+    r"\W*$|(,|;|—|-)\s*so\b|\bi thought\b|\bwe(ve| have) been\b|\bpretty sure\b|\bi was told\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ class Answer:
     message: str | None = None
     """Why there are no hits."""
     suggestions: tuple[str, ...] = ()
-    """The nearest topics when there are no hits."""
+    """The nearest topics when there are no hits, as ``title (id)``."""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -111,8 +127,7 @@ def build_index(root: Path, key: str = "") -> dict[str, Any]:
     """Parse every rule pack under ``root`` and index it (the slow path: yaml and all)."""
     from rulesref.corpus import game_folders, load_game
 
-    games = [index.build_game(load_game(folder)) for folder in game_folders(root)]
-    return {"key": key, "format": index.FORMAT, "games": games}
+    return {"key": key, "games": index.build_games([load_game(folder) for folder in game_folders(root)])}
 
 
 def _pick_game(games: list[dict[str, Any]], name: str) -> dict[str, Any]:
@@ -129,127 +144,183 @@ def _pick_game(games: list[dict[str, Any]], name: str) -> dict[str, Any]:
 # --- asking -------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Scored:
+    score: float
+    game: int
+    clause: int
+    claim: tuple[int, float] | None
+    """The clause's closest misreading claim: (its number, similarity)."""
+
+
 def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     """Rank the clauses (of one game, or all) for ``query``."""
     if top < 1:
         raise RulesrefError(f"--top must be at least 1, got {top}", field="--top")
-    all_games: list[dict[str, Any]] = load_index()["games"]
-    games = all_games
-    chosen = _pick_game(games, game)["id"] if game else None
-    if chosen:
-        games = [g for g in games if g["id"] == chosen]
+    every: list[dict[str, Any]] = load_index()["games"]
+    games = [_pick_game(every, game)] if game else every
+    chosen = games[0]["id"] if game else None
     tokens = index.words(query)
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), "the question has no words to look up")
     named = {g["id"] for g in games if set(g["names"]) & set(tokens)}
-    names = {w for g in games for w in g["names"]}
-    tokens = [t for t in tokens if t not in names]
-    ranked: list[tuple[float, int, int, Misreading | None]] = []
-    known = {t for t in tokens if any(t in g["vocab"] for g in all_games)}
+    tokens = [t for t in tokens if not any(t in g["names"] for g in every)]
+    known = {t for t in tokens if any(t in g["vocab"] for g in every)}
+    people = _names_of_people(query, known)
+    ranked: list[_Scored] = []
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
-        others = frozenset(t for t in known if t not in g["vocab"])
-        for ci, score, mis in score_game(g, tokens, others):
-            ranked.append((score * factor, gi, ci, mis))
-    ranked.sort(key=lambda r: (-r[0], r[1], r[2]))
-    hits = [Hit(_clause(games[gi]["clauses"][ci]), score, mis) for score, gi, ci, mis in ranked[:top]]
-    if not hits or hits[0].score < MIN_SCORE:
-        near = tuple(f"{h.clause.title} ({h.clause.id})" for h in hits[:SUGGESTIONS] if h.score > 0)
+        words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
+        found = score_game(g, words, NAMED_EVIDENCE if g["id"] in named else 0.0)
+        ranked += [_Scored(s * factor, gi, ci, claim) for ci, s, claim in found]
+    ranked.sort(key=lambda r: (-r.score, r.game, r.clause))
+    if not ranked or ranked[0].score < MIN_SCORE:
+        near = tuple(_suggestion(games[r.game], r.clause) for r in ranked[:SUGGESTIONS])
         return Answer(query, chosen, (), "no clause matches this question well", near)
-    return Answer(query, chosen, tuple(hits))
+    asserts = bool(_CONFIRM.search(query.strip()))
+    return Answer(query, chosen, tuple(_hit(games[r.game], r, asserts) for r in ranked[:top]))
 
 
 def score_game(
-    g: dict[str, Any], tokens: list[str], others: frozenset[str] = frozenset()
-) -> list[tuple[int, float, Misreading | None]]:
-    """(clause index, score 0..1, misreading or None) for every clause the question touches."""
-    terms = _query_terms(g, correct(g, tokens, others))
+    g: dict[str, Any], words: list[str], bonus: float = 0.0
+) -> list[tuple[int, float, tuple[int, float] | None]]:
+    """(clause index, score 0..1, closest claim) for every clause the words touch.
+
+    ``bonus`` is evidence the question gives otherwise, such as naming the game."""
+    terms = _query_terms(g, words)
     if not terms:
         return []
-    coverage = _coverage(g, terms)
+    coverage, evidence = _coverage(g, terms)
     phrasing, claims = _phrasing(g, terms)
     out = []
-    for ci in set(coverage) | set(phrasing):
-        score = COVERAGE_SHARE * coverage.get(ci, 0.0) + (1 - COVERAGE_SHARE) * phrasing.get(ci, 0.0)
-        out.append((ci, score, _misreading(g["clauses"][ci], claims.get(ci))))
+    for ci in coverage.keys() | phrasing.keys():
+        blend = COVERAGE_SHARE * coverage.get(ci, 0.0) + (1 - COVERAGE_SHARE) * phrasing.get(ci, 0.0)
+        out.append((ci, blend * min(1.0, (evidence.get(ci, 0.0) + bonus) / EVIDENCE), claims.get(ci)))
     return out
 
 
-def _query_terms(g: dict[str, Any], tokens: list[str]) -> dict[str, float]:
+def _query_terms(g: dict[str, Any], words: list[str]) -> dict[str, float]:
     """Term -> query weight (the largest, when a term comes up twice)."""
     terms: dict[str, float] = {}
-    for term, weight in index.analyse(tokens, g["phrases"], g["longest"]):
+    for term, weight in index.analyse(words, g["phrases"], g["longest"]):
         if weight >= 1.0 or term in g["postings"]:  # an unknown part of a phrase is no evidence
             terms[term] = max(weight, terms.get(term, 0.0))
     return terms
 
 
-def _coverage(g: dict[str, Any], terms: dict[str, float]) -> dict[int, float]:
-    """Share of the question's idf weight each clause matches; unknown words count as unmatched."""
-    postings: dict[str, list[list[float]]] = g["postings"]
-    unknown = math.log(1 + (g["n"] + 0.5) / 0.5)
+def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, float]]:
+    """Per clause: the share of the question's idf weight it matches, and the evidence that
+    the question is about this game at all (the matched weight, times specificity)."""
+    postings: dict[str, Any] = g["postings"]
     total = 0.0
     got: dict[int, float] = {}
+    evidence: dict[int, float] = {}
     for term, weight in terms.items():
-        row = postings.get(term)
-        idf = row[0][0] if row else unknown
+        idf, clauses, sats, specific = postings.get(term, (g["unknown"], (), (), 0.0))
         total += weight * idf
-        for ci, sat in row[1:] if row else ():
-            got[int(ci)] = got.get(int(ci), 0.0) + weight * idf * sat
-    return {ci: s / total for ci, s in got.items()} if total else {}
+        for ci, sat in zip(clauses, sats, strict=True):
+            got[ci] = got.get(ci, 0.0) + weight * idf * sat
+            evidence[ci] = evidence.get(ci, 0.0) + weight * idf * sat * specific
+    return {ci: s / total for ci, s in got.items()}, evidence
 
 
 def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, tuple[int, float]]]:
-    """Best line similarity per clause (idf-weighted cosine), and its best misreading claim."""
-    postings: dict[str, list[list[float]]] = g["postings"]
+    """Per clause: the cosine of its closest line, and of its closest misreading claim."""
+    postings: dict[str, Any] = g["postings"]
     lines: dict[str, Any] = g["lines"]
-    unknown = math.log(1 + (g["n"] + 0.5) / 0.5)
     norm = 0.0
     dot: dict[int, float] = {}
     for term, weight in terms.items():
-        idf = postings[term][0][0] if term in postings else unknown
+        idf = postings[term][0] if term in postings else g["unknown"]
         norm += (weight * idf) ** 2
-        for li in lines["inverted"].get(term, ()):
-            dot[li] = dot.get(li, 0.0) + weight * idf * idf
+        for li, line_weight in lines["inverted"].get(term, ()):
+            dot[li] = dot.get(li, 0.0) + weight * line_weight * idf * idf
     best: dict[int, float] = {}
-    claims: dict[int, tuple[int, float]] = {}
-    for li, d in dot.items():
-        ci, kind, j = lines["owners"][li]
-        sim = d / (math.sqrt(norm) * lines["norms"][li])
+    sims = {li: d / (math.sqrt(norm) * lines["norms"][li]) for li, d in dot.items()}
+    for li, sim in sims.items():
+        ci = lines["owners"][li]
         best[ci] = max(best.get(ci, 0.0), sim)
-        if kind == "claim" and sim > claims.get(ci, (0, 0.0))[1]:
-            claims[ci] = (j, sim)
+    claims: dict[int, tuple[int, float]] = {}
+    for ci in best:
+        found = [(j, sims[li]) for j, li in enumerate(g["claims"][ci]) if li in sims]
+        if found:
+            claims[ci] = max(found, key=lambda c: c[1])
     return best, claims
 
 
-def _misreading(record: dict[str, Any], claim: tuple[int, float] | None) -> Misreading | None:
-    if claim is None or claim[1] < MISREADING_MIN:
-        return None
-    text, correction = record["misreadings"][claim[0]]
-    return Misreading(text, correction, record["id"])
+def _hit(g: dict[str, Any], r: _Scored, asserts: bool) -> Hit:
+    """The Hit for a ranked clause, with the misreading it corrects if the question reads like it."""
+    clause = _clause(g, r.clause)
+    misreading = None
+    if r.claim and (r.claim[1] >= MISREADING_CLOSE or (asserts and r.claim[1] >= MISREADING_MIN)):
+        misreading = clause.misreadings[r.claim[0]]
+    return Hit(clause, r.score, misreading)
 
 
-# --- spelling -----------------------------------------------------------------------
+def _suggestion(g: dict[str, Any], ci: int) -> str:
+    c = _clause(g, ci)
+    return f"{c.title} ({c.id})"
 
 
-def correct(g: dict[str, Any], tokens: list[str], others: frozenset[str] = frozenset()) -> list[str]:
+def _clause(g: dict[str, Any], ci: int) -> Clause:
+    import marshal
+
+    r = marshal.loads(g["clauses"][ci])
+    return Clause(
+        id=r["id"],
+        game=r["game"],
+        title=r["title"],
+        text=r["text"],
+        pages=tuple(r["pages"]),
+        kind=r["kind"],
+        tags=tuple(r["tags"]),
+        asks=tuple(r["asks"]),
+        see=tuple(r["see"]),
+        misreadings=tuple(Misreading(m[0], m[1], r["id"]) for m in r["misreadings"]),
+        page_note=r["page_note"],
+        file=r["file"],
+        line=r["line"],
+    )
+
+
+# --- mapping words onto the corpus --------------------------------------------------
+
+
+def _names_of_people(query: str, known: set[str]) -> frozenset[str]:
+    """Capitalised words inside a sentence that no game knows: names of characters or
+    friends ("Hermione", "Lem"), which say nothing about the rule asked."""
+    out = set()
+    for sentence in re.split(r"[.!?;:]\s+", query):
+        for raw in sentence.split()[1:]:
+            word = raw.strip("\"'()[],“”‘’")
+            if word[:1].isupper() and word[1:].islower() and word.lower() not in known:
+                out.add(index.words(word)[0] if index.words(word) else word.lower())
+    return frozenset(out)
+
+
+def correct(
+    g: dict[str, Any], tokens: list[str], others: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()
+) -> list[str]:
     """Tokens mapped onto the game's vocabulary: joined, split or typo-corrected where needed.
 
-    ``others`` are words other games know: real words, so never "corrected".
+    ``others`` are words another game knows: real words, so never "corrected". ``people``
+    are names: dropped unless they correct to a word of the game.
     """
     vocab: dict[str, int] = g["vocab"]
     out: list[str] = []
     i = 0
     while i < len(tokens):
         t = tokens[i]
-        if i + 1 < len(tokens) and len(t) > 1 and t + tokens[i + 1] in vocab and not _known(g, t + " " + tokens[i + 1]):
-            out.append(t + tokens[i + 1])  # "back track" -> "backtrack"
+        joined = t + tokens[i + 1] if i + 1 < len(tokens) else ""
+        if len(t) > 1 and joined in vocab and not _known(g, f"{t} {tokens[i + 1]}"):
+            out.append(joined)  # "back track" -> "backtrack"
             i += 2
             continue
-        if _known(g, t) or t in others:  # a word another game knows is a word, not a typo
+        if _known(g, t) or t in others:
             out.append(t)
         else:
-            out.extend(_split(vocab, t) or [_nearest(vocab, t)])
+            fixed = _split(vocab, t) or [_nearest(vocab, t)]
+            out += [] if fixed == [t] and t in people else fixed
         i += 1
     return out
 
@@ -272,32 +343,19 @@ def _split(vocab: dict[str, int], t: str) -> list[str] | None:
 
 
 def _nearest(vocab: dict[str, int], t: str) -> str:
-    """The closest vocabulary word with the same first letter, else the word itself."""
-    from rapidfuzz import fuzz, process
+    """The closest vocabulary (or function) word with the same first letter, else the word itself.
 
+    A five-letter word may only have gained or lost a letter: one changed letter in a word
+    that short is as often another real word ("flush", "flash").
+    """
     if len(t) < 5 or t.isdigit():
         return t
-    found = process.extract(t, list(vocab), scorer=fuzz.ratio, score_cutoff=TYPO_MIN, limit=None)
+    from rapidfuzz import fuzz, process
+
+    cutoff = TYPO_MIN if len(t) > 5 else 85.0
+    found = process.extract(t, [*vocab, *index.STOP], scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
     found = [f for f in found if f[0][0] == t[0]]
     if not found:
         return t
-    word, _sim, _ = max(found, key=lambda f: (f[1], vocab[f[0]], f[0]))
+    word, _sim, _ = max(found, key=lambda f: (f[1], vocab.get(f[0], 0), f[0]))
     return str(word)
-
-
-def _clause(r: dict[str, Any]) -> Clause:
-    return Clause(
-        id=r["id"],
-        game=r["game"],
-        title=r["title"],
-        text=r["text"],
-        pages=tuple(r["pages"]),
-        kind=r["kind"],
-        tags=tuple(r["tags"]),
-        asks=tuple(r["asks"]),
-        see=tuple(r["see"]),
-        misreadings=tuple(Misreading(m[0], m[1], r["id"]) for m in r["misreadings"]),
-        page_note=r["page_note"],
-        file=r["file"],
-        line=r["line"],
-    )
