@@ -569,6 +569,44 @@ CASES += [
 ]
 
 
+# Crashes the fuzzers found in code this suite does not own, routed to its owner (see
+# HARDENING-FINDINGS.md): strict, so the mark must go when the fix lands.
+ROUTED = pytest.mark.xfail(strict=True, reason="crash routed to its owner (HARDENING-FINDINGS.md)")
+READINGS = """\
+- id: door-rule
+  question: Does a door open itself?
+  open: move.doors
+  options: {yes-it-does: It opens., no-it-does-not: It stays shut.}
+  default: [yes-it-does]
+"""
+ROUTED_CASES = [
+    pytest.param(
+        s(
+            ENVELOPE + "expect: {clauses: [[]]}\n",
+            "Error: s.yaml:3:20: expect.clauses[0]: …",
+            "expect-clause-is-a-list",
+        ),
+        marks=ROUTED,
+        id="expect-clause-is-a-list",
+    ),
+    pytest.param(
+        Bad(
+            "readings-default-is-a-list",
+            "Error: rules/toy/readings.yaml:5:12: [0].default: …",
+            files={
+                "rules/toy/game.yaml": "id: toy\ntitle: Toy\npages: [1, 9]\nsources: [a test]\n",
+                "rules/toy/moves.yaml": "- {id: move.doors, title: Doors, text: A door., pages: [2], kind: open}\n",
+                "rules/toy/readings.yaml": READINGS,
+            },
+            args=("games",),
+            env={"RULESREF_RULES": "rules", "RULESREF_CACHE": "cache"},
+        ),
+        marks=ROUTED,
+        id="readings-default-is-a-list",
+    ),
+]
+
+
 def _write(root: Path, files: dict[str, str | bytes]) -> None:
     for name, content in files.items():
         path = root / name
@@ -590,7 +628,7 @@ def test_the_table_is_big_enough() -> None:
     assert len({c.name for c in CASES}) == len(CASES), "case names must be unique"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", [*CASES, *ROUTED_CASES], ids=[*(c.name for c in CASES), *(p.id for p in ROUTED_CASES)])
 def test_bad_input(case: Bad, cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if sys.platform == "win32" and any(str(v).startswith(("->", "|")) for v in case.files.values()):
         pytest.skip("symlinks and FIFOs")
