@@ -579,6 +579,34 @@ READINGS = """\
   options: {yes-it-does: It opens., no-it-does-not: It stays shut.}
   default: [yes-it-does]
 """
+TOY = {
+    "rules/toy/game.yaml": "id: toy\ntitle: Toy\npages: [1, 9]\nsources: [a test]\n",
+    "rules/toy/moves.yaml": "- {id: move.walls, title: Walls block, text: A wall blocks., pages: [2]}\n",
+}
+TOY_ENV = {"RULESREF_RULES": "rules", "RULESREF_CACHE": "cache"}
+CASES += [
+    Bad(
+        "rule-pack-symlink-loop",
+        "Error: rules/toy/loop.yaml: is a symbolic link loop\n",
+        files={**TOY, "rules/toy/loop.yaml": "->loop.yaml"},
+        args=("games",),
+        env=TOY_ENV,
+    ),
+    Bad(
+        "rule-pack-fifo",
+        "Error: rules/toy/pipe.yaml: is a named pipe (FIFO), not a regular file\n",
+        files={**TOY, "rules/toy/pipe.yaml": "|fifo"},
+        args=("ask", "walls"),
+        env=TOY_ENV,
+    ),
+    Bad(
+        "rule-pack-tab-indented",
+        "Error: rules/toy/moves.yaml:2:1: not valid YAML: a tab is used for indentation; YAML needs spaces\n",
+        files={**TOY, "rules/toy/moves.yaml": "- id: move.walls\n\ttitle: Walls\n"},
+        args=("show", "move.walls"),
+        env=TOY_ENV,
+    ),
+]
 ROUTED_CASES = [
     pytest.param(
         s(
@@ -603,6 +631,28 @@ ROUTED_CASES = [
         ),
         marks=ROUTED,
         id="readings-default-is-a-list",
+    ),
+    pytest.param(
+        Bad(
+            "ask-rule-pack-symlink-loop",
+            "Error: rules/toy/loop.yaml: is a symbolic link loop\n",
+            files={**TOY, "rules/toy/loop.yaml": "->loop.yaml"},
+            args=("ask", "walls"),
+            env=TOY_ENV,
+        ),
+        marks=ROUTED,
+        id="ask-rule-pack-symlink-loop",
+    ),
+    pytest.param(
+        Bad(
+            "ask-rule-pack-broken-symlink",
+            "Error: rules/toy/gone.yaml: is a broken symbolic link (to 'nowhere.yaml')\n",
+            files={**TOY, "rules/toy/gone.yaml": "->nowhere.yaml"},
+            args=("ask", "walls"),
+            env=TOY_ENV,
+        ),
+        marks=ROUTED,
+        id="ask-rule-pack-broken-symlink",
     ),
 ]
 
