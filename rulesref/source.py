@@ -308,6 +308,8 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, name: str, cls: type[Rul
     elif problem.startswith("found character that cannot start any token") and mark is not None:
         char = _char_at(text, mark.line, mark.column)
         problem = f"{char!r} cannot start a value; put the value in quotes"
+    elif problem.startswith("mapping values are not allowed") and mark is not None and mark.column >= 1024:
+        problem = "a key longer than 1,024 characters; YAML does not allow keys that long"
     elif problem in _PROBLEMS:
         problem = f"{_PROBLEMS[problem]} ({problem})"
     elif context and problem.startswith(("found", "did not", "expected", "could not")):

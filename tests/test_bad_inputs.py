@@ -752,3 +752,60 @@ def test_odd_questions_get_a_clean_answer_fast(cli, name: str, query: str) -> No
         assert answer["results"] or answer["message"], "an answer lists clauses or says why it cannot"
     else:
         assert r.code == 2 and r.err.startswith("Error: ") and r.err.count("\n") <= 2, r.err
+
+
+HOSTILE = r"""
+import json, resource, sys, time
+from pathlib import Path
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # a regression fails here, not on the machine
+from rulesref.errors import RulesrefError
+from rulesref.source import load_yaml
+lol = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi")
+)
+n = 990_000
+docs = {
+    "billion-laughs": lol,
+    "flow-nesting": "[" * n,
+    "flow-map-nesting": "{a: " * (n // 4),
+    "block-nesting": "- " * (n // 2) + "x",
+    "indent-nesting": "".join(" " * i + "a:\n" for i in range(1400)),
+    "flow-depth-39-repeated": "[" + ",".join(["[" * 38 + "]" * 38] * (n // 80)) + "]",
+    "flat-list": "[" + "x," * (n // 2 - 2) + "]",
+    "flat-mapping": "".join(f"k{i}: {i}\n" for i in range(80_000)),
+    "aliases-in-a-list": "a: &a [x, y]\nb: [" + "*a," * (n // 3 - 10) + "]\n",
+    "long-line": "a: " + "x" * (n - 10) + "\n",
+    "long-key": "k" * (n - 10) + ": 1\n",
+}
+out = {}
+for name, text in docs.items():
+    started = time.perf_counter()
+    try:
+        load_yaml(Path(name), text=text)
+        result = "loaded"
+    except RulesrefError as exc:
+        result = str(exc)
+    out[name] = [time.perf_counter() - started, result]
+out["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def test_hostile_documents_are_refused_fast_and_small() -> None:
+    """Alias bombs and deep nesting in well under a second; a megabyte of anything in a few; memory small."""
+    import subprocess
+
+    r = subprocess.run([sys.executable, "-c", HOSTILE], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout)
+    assert out.pop("maxrss_mb") < 300
+    quick = {"billion-laughs", "flow-nesting", "flow-map-nesting", "block-nesting", "indent-nesting"}
+    for name, (seconds, result) in out.items():
+        assert seconds < (1 if name in quick else 5), (name, seconds)
+        if name != "long-line":
+            assert result.startswith(f"{name}:"), (name, result)
+    assert out["billion-laughs"][1].endswith("document holds more than 50,000 values (aliases counted each use)")
+    assert out["long-line"][1] == "loaded"
+    assert out["long-key"][1].endswith("a key longer than 1,024 characters; YAML does not allow keys that long")
+    for name in ("flow-nesting", "flow-map-nesting", "block-nesting", "indent-nesting"):
+        assert out[name][1].endswith("nested deeper than 40 levels"), out[name]
