@@ -275,9 +275,10 @@ def _text_position(text: str, index: int) -> tuple[int, int]:
 
 
 # libyaml's own wording, and what it usually means in a hand-written file
+_COLON = "a ': ' where it cannot start a value; quote text that holds ': '"
 _PROBLEMS = {
-    "mapping values are not allowed here": "a ': ' where it cannot start a value; quote text that holds ': '",
-    "mapping values are not allowed in this context": "a ': ' where it cannot start a value; quote text that holds ': '",
+    "mapping values are not allowed here": _COLON,
+    "mapping values are not allowed in this context": _COLON,
     "did not find expected key": "the indentation does not match the lines above",
     "did not find expected '-' indicator": "the indentation does not match the list above",
     "did not find expected <document start>": "more text after the document ended (an extra ']' or '}'?)",
