@@ -81,6 +81,12 @@ BAD = {
         10,
     ),
     "victory-without-dark-arts-player": ("action: {check: victory}\n", "players", None),
+    # a card played for its effect alone: a red effect needs the Path to say if it is unlocked
+    "effect-alone-without-path": (
+        "turn: {side: dark-arts}\naction:\n  explore:\n    card: {movement: 2, effect: red}\n",
+        "action.explore.card.effect",
+        11,
+    ),
 }
 
 

@@ -73,11 +73,14 @@ def explore(s: Situation, trail: Trail) -> Outcome:
             walk(s, trail, run, move)
             encounters.resolve(s, trail, run.explore, move)
             bonus.resolve(s, trail, move, first_of_two=_first_of_two(ex, i))
+        if not ex.moves:
+            trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
+            s.told.append("no pawn moves")
+            if ex.card is not None:
+                # a card played with no move is played for its effect, which must be unlocked
+                _effect_usable(s, trail, run, "played for its effect alone")
     except Illegal as refusal:
         return Outcome(Verdict.ILLEGAL, refusal.summary, before)
-    if not ex.moves:
-        trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
-        s.told.append("no pawn moves")
     if ex.card is not None and who is not None and (who in s.players or s.turn is not None):
         hands.cleanup(s, trail, who, s.turn.played if s.turn is not None and s.turn.played else 1)
     return Outcome(Verdict.LEGAL, "; ".join(s.told) + ".", s.to_state())
@@ -205,7 +208,7 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     for i, step in enumerate(steps):
         last = i == len(steps) - 1
         if step.via is Via.WALK:
-            _step(s, trail, run, pawn, here, step)
+            _step(s, trail, run, pawn, here, step, last=last)
         elif step.via is Via.FLY:
             _fly(s, trail, run, pawn, here, step, first=i == 0, last=last)
         else:
@@ -221,7 +224,7 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     s.told.append(f"{pawn.id} moves {move.route()} ({move.cost} point{'s' if move.cost != 1 else ''})")
 
 
-def _step(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: Step) -> None:
+def _step(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: Step, *, last: bool = True) -> None:
     """An ordinary step: full border, no wall, obstacles by side, Protected Areas."""
     board, to = s.board, step.to
     if not board.adjacent(here, to):
@@ -245,7 +248,7 @@ def _step(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: Ste
     kind = board.obstacle(here, to)
     if kind is not None:
         _obstacle(s, trail, run, pawn, here, to, kind)
-    _enter(s, trail, pawn, to, "step")
+    _enter(s, trail, pawn, to, "step", passing=not last)
 
 
 def _obstacle(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, to: str, kind: str) -> None:
@@ -307,8 +310,11 @@ def _effect_usable(s: Situation, trail: Trail, run: Run, use: str) -> None:
         raise Illegal(f"the card's {colour} effect ({use}) is not unlocked yet")
 
 
-def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str) -> None:
-    """Where a Dark Arts pawn may not go: Protected Areas, and perhaps the Great Hall."""
+def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str, *, passing: bool = False) -> None:
+    """Where a Dark Arts pawn may not go: Protected Areas, and perhaps the Great Hall.
+
+    ``passing``: the pawn would only go through ``to``, so the summary says so.
+    """
     if pawn.side != DARK_ARTS:
         return
     board = s.board
@@ -324,7 +330,7 @@ def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str) -> None:
                 "board.protected-areas",
                 f"{to} is a Protected Area: a Dark Arts pawn may neither enter nor pass through it.",
             )
-        raise Illegal(f"{pawn.id} cannot enter the Protected Area {to}")
+        raise Illegal(f"{pawn.id} cannot {'pass through' if passing else 'enter'} the Protected Area {to}")
     if to == board.great_hall:
         # open.great-hall: is the Great Hall closed to the Dark Arts?
         option = trail.interpret(
