@@ -77,7 +77,7 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
 STOP = frozenset(_STOP_WORDS.split())
 ARTICLES = frozenset({"a", "an", "the"})
 
-K1 = 1.2
+K1 = 2.5
 FIELDS: dict[str, tuple[float, float]] = {
     # field: (weight, length normalisation b)
     "title": (3.0, 0.5),

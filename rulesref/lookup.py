@@ -22,7 +22,7 @@ from rulesref import cache, index
 from rulesref.corpus import Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, RulesrefError, UnknownNameError, did_you_mean
 
-MIN_SCORE = 0.25
+MIN_SCORE = 0.2
 """Below this the best match is not presented as the answer (bench/lookup.py, tests/test_lookup.py)."""
 COVERAGE_SHARE = 0.8
 """How much of the score is coverage; the rest is phrasing."""
@@ -30,6 +30,8 @@ EVIDENCE = 3.0
 """Matched idf weight at which a match counts as fully evidenced; below it the score is damped."""
 NAMED_EVIDENCE = 1.5
 """Evidence a question gives by naming the game ("in pacg, ...")."""
+UNKNOWN = 1.0
+"""Weight of a word no clause uses, as a share of the idf of a word used once."""
 OTHER_GAME = 0.8
 """Score factor for the games a question does not name when it names one."""
 TYPO_MIN = 75.0
@@ -216,7 +218,7 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
     got: dict[int, float] = {}
     evidence: dict[int, float] = {}
     for term, weight in terms.items():
-        idf, clauses, sats, specific = postings.get(term, (g["unknown"], (), (), 0.0))
+        idf, clauses, sats, specific = postings.get(term, (g["unknown"] * UNKNOWN, (), (), 0.0))
         total += weight * idf
         for ci, sat in zip(clauses, sats, strict=True):
             got[ci] = got.get(ci, 0.0) + weight * idf * sat
@@ -231,7 +233,7 @@ def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
     norm = 0.0
     dot: dict[int, float] = {}
     for term, weight in terms.items():
-        idf = postings[term][0] if term in postings else g["unknown"]
+        idf = postings[term][0] if term in postings else g["unknown"] * UNKNOWN
         norm += (weight * idf) ** 2
         for li, line_weight in lines["inverted"].get(term, ()):
             dot[li] = dot.get(li, 0.0) + weight * line_weight * idf * idf
@@ -318,6 +320,8 @@ def correct(
             continue
         if _known(g, t) or t in others:
             out.append(t)
+        elif t.isdigit():
+            pass  # a number no clause uses ("Combat 12") is a detail of the table, not a topic
         else:
             fixed = _split(vocab, t) or [_nearest(vocab, t)]
             out += [] if fixed == [t] and t in people else fixed
@@ -328,7 +332,7 @@ def correct(
 def _known(g: dict[str, Any], text: str) -> bool:
     if " " in text:
         return index._phrase_key(text) in g["phrases"]
-    return text in g["vocab"] or text in index.STOP or text.isdigit() or index.stem(text) in g["postings"]
+    return text in g["vocab"] or text in index.STOP or index.stem(text) in g["postings"]
 
 
 def _split(vocab: dict[str, int], t: str) -> list[str] | None:
@@ -343,19 +347,24 @@ def _split(vocab: dict[str, int], t: str) -> list[str] | None:
 
 
 def _nearest(vocab: dict[str, int], t: str) -> str:
-    """The closest vocabulary (or function) word with the same first letter, else the word itself.
+    """The closest vocabulary (or function) word with the same first letter, else the
+    commonest word it is the start of ("hench" -> "henchman"), else the word itself.
 
     A five-letter word may only have gained or lost a letter: one changed letter in a word
     that short is as often another real word ("flush", "flash").
     """
-    if len(t) < 5 or t.isdigit():
+    if len(t) < 4 or t.isdigit():
         return t
     from rapidfuzz import fuzz, process
 
     cutoff = TYPO_MIN if len(t) > 5 else 85.0
-    found = process.extract(t, [*vocab, *index.STOP], scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
+    found = (
+        []
+        if len(t) < 5
+        else process.extract(t, [*vocab, *index.STOP], scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
+    )
     found = [f for f in found if f[0][0] == t[0]]
-    if not found:
-        return t
-    word, _sim, _ = max(found, key=lambda f: (f[1], vocab.get(f[0], 0), f[0]))
-    return str(word)
+    if found:
+        return str(max(found, key=lambda f: (f[1], vocab.get(f[0], 0), f[0]))[0])
+    longer = [w for w in vocab if w.startswith(t) and len(w) <= 2 * len(t)]
+    return max(longer, key=lambda w: (vocab[w], w)) if longer else t
