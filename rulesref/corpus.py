@@ -366,7 +366,7 @@ def _read_readings(doc: Loaded, game: str) -> list[Reading]:
                 raise doc.error((i, "options", key), "expected non-empty text", cls=CorpusError)
             options.append(Option(str(key), " ".join(says.split())))
         default = f.value.get("default")
-        if default is not None and default not in options_raw:
+        if default is not None and (not isinstance(default, str) or default not in options_raw):
             raise f.fail(
                 "default",
                 f"default {default!r} is not one of the options",

@@ -88,6 +88,8 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
         if not isinstance(clauses, list):
             raise doc.error(("expect", "clauses"), "expected a list of clause ids")
         for i, cid in enumerate(clauses):
+            if not isinstance(cid, str):
+                raise doc.error(("expect", "clauses", i), f"expected a clause id, got {cid!r}")
             if cid not in game.clauses:
                 raise doc.error(
                     ("expect", "clauses", i), f"unknown clause {cid!r}", hint=did_you_mean(str(cid), game.clauses)
