@@ -472,7 +472,11 @@ def _side_and_house(
     if side == "house":
         if houses is not None and len(houses) == 1:
             return "house", houses[0]
-        raise doc.error(where, "a House pawn needs its house, e.g. house: gryffindor")
+        raise doc.error(
+            where,
+            "a House pawn needs its house, e.g. house: gryffindor",
+            hint="side: house alone names the house only when houses: lists one, e.g. houses: [gryffindor]",
+        )
     if side is None:
         raise doc.error(where, "say whose pawn this is: house: NAME or side: dark-arts")
     return side, None

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
-from rulesref.games.houses_vs_dark_arts.path import COLOURS, unlocked
+from rulesref.games.houses_vs_dark_arts.path import ALL_HOUSES, COLOURS, unlocked
 from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, HOUSE, name, need_turn
 from rulesref.referee import Outcome, Trail
 from rulesref.ruling import Verdict
@@ -93,7 +93,9 @@ def _read_check(s: Situation) -> tuple[str, str]:
         return "effect", str(colour)
     if isinstance(body, dict) and list(body) == ["victory"]:
         who = body["victory"]
-        if who in (DARK_ARTS, HOUSE, "houses") or who in s.houses:
+        # without a houses: list any of the four may be named, as in players:
+        named = s.houses if s.doc.data.get("houses") is not None else [*s.houses, *ALL_HOUSES]
+        if who in (DARK_ARTS, HOUSE, "houses") or who in named:
             return "victory", str(who)
         raise s.doc.error((*where, "victory"), f"whose victory? dark-arts, house, or a house in play; got {who!r}")
     raise s.doc.error(where, f"expected one of: {', '.join(CHECKS)}, {{victory: house}} or {{effect: orange}}")
