@@ -8,7 +8,10 @@ and exit code 2.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
+
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")  # C0 and C1 controls but tab
 
 
 class RulesrefError(ValueError):
@@ -49,7 +52,8 @@ class RulesrefError(ValueError):
         text += shorten(self.message, 400)
         if self.hint:
             text += f"; {shorten(self.hint, 200)}"
-        return " ".join(text.splitlines())
+        # a file name or id may hold a terminal escape: show it, never let it act
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", " ".join(text.splitlines()))
 
 
 class CorpusError(RulesrefError):

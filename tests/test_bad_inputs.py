@@ -353,6 +353,11 @@ CASES = [
         files={"pipe.yaml": "|fifo"},
         args=("check", "pipe.yaml"),
     ),
+    Bad(
+        "file-name-with-terminal-escape",
+        "Error: \\x1b[31mred.yaml: no such file or folder\n",
+        args=("check", "\x1b[31mred.yaml"),
+    ),
     Bad("device", "Error: /dev/null: is a character device, not a regular file\n", args=("check", "/dev/null")),
     Bad(
         "file-over-size-limit",
@@ -434,6 +439,11 @@ CASES = [
         "page-outside-game",
         "Error: page: page 20 is outside the rulebooks covered (pacg pp. 3-16)\n",
         args=("page", "20", "--game", "pacg"),
+    ),
+    Bad(
+        "page-negative",
+        "Error: page: page -1 is outside the rulebooks covered (houses-vs-dark-arts pp. 10-25, pacg pp. 3-16)\n",
+        args=("page", "-1"),
     ),
     Bad(
         "page-not-a-number",
@@ -607,31 +617,25 @@ CASES += [
         env=TOY_ENV,
     ),
 ]
+CASES += [
+    s(
+        ENVELOPE + "expect: {clauses: [[]]}\n",
+        "Error: s.yaml:3:20: expect.clauses[0]: expected a clause id, got []\n",
+        "expect-clause-is-a-list",
+    ),
+    Bad(
+        "readings-default-is-a-list",
+        "Error: rules/toy/readings.yaml:5:12: [0].default: default ['yes-it-does'] is not one of the options\n",
+        files={
+            "rules/toy/game.yaml": "id: toy\ntitle: Toy\npages: [1, 9]\nsources: [a test]\n",
+            "rules/toy/moves.yaml": "- {id: move.doors, title: Doors, text: A door., pages: [2], kind: open}\n",
+            "rules/toy/readings.yaml": READINGS,
+        },
+        args=("games",),
+        env=TOY_ENV,
+    ),
+]
 ROUTED_CASES = [
-    pytest.param(
-        s(
-            ENVELOPE + "expect: {clauses: [[]]}\n",
-            "Error: s.yaml:3:20: expect.clauses[0]: …",
-            "expect-clause-is-a-list",
-        ),
-        marks=ROUTED,
-        id="expect-clause-is-a-list",
-    ),
-    pytest.param(
-        Bad(
-            "readings-default-is-a-list",
-            "Error: rules/toy/readings.yaml:5:12: [0].default: …",
-            files={
-                "rules/toy/game.yaml": "id: toy\ntitle: Toy\npages: [1, 9]\nsources: [a test]\n",
-                "rules/toy/moves.yaml": "- {id: move.doors, title: Doors, text: A door., pages: [2], kind: open}\n",
-                "rules/toy/readings.yaml": READINGS,
-            },
-            args=("games",),
-            env={"RULESREF_RULES": "rules", "RULESREF_CACHE": "cache"},
-        ),
-        marks=ROUTED,
-        id="readings-default-is-a-list",
-    ),
     pytest.param(
         Bad(
             "ask-rule-pack-symlink-loop",
