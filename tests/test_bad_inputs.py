@@ -637,6 +637,15 @@ CASES += [
 ]
 ROUTED_CASES = [
     pytest.param(
+        s(
+            PACG.replace("step: check", "step: [check]"),
+            "Error: s.yaml:7:12: events[0].step: expected a step name, got a list\n",
+            "pacg-step-is-a-list",
+        ),
+        marks=ROUTED,
+        id="pacg-step-is-a-list",
+    ),
+    pytest.param(
         Bad(
             "ask-rule-pack-symlink-loop",
             "Error: rules/toy/loop.yaml: is a symbolic link loop\n",
