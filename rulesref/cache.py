@@ -47,7 +47,11 @@ def key(root: Path) -> str:
             continue
         for entry in sorted(os.scandir(folder.path), key=lambda e: e.name):
             if entry.name.endswith(".yaml"):
-                st = entry.stat()
+                try:
+                    st = entry.stat()
+                except OSError:  # a broken link or a loop: the corpus loader says so properly
+                    parts.append(f"{folder.name}/{entry.name}:unreadable")
+                    continue
                 parts.append(f"{folder.name}/{entry.name}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(parts)
 

@@ -41,6 +41,10 @@ MISREADING_MIN = 0.2
 MISREADING_CLOSE = 0.8
 """Similarity to a claim that flags a misreading however the question is put."""
 SUGGESTIONS = 3
+MAX_WORDS = 200
+"""Only the first words of a longer question are read: a table question is never that long."""
+LONGEST_WORD = 40
+"""A longer "word" is not a misspelt or run-together corpus word, so it is not looked at."""
 
 # A question that asserts and asks for confirmation ("..., right?") reads like a claim.
 _CONFIRM = re.compile(
@@ -162,9 +166,11 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     every: list[dict[str, Any]] = load_index()["games"]
     games = [_pick_game(every, game)] if game else every
     chosen = games[0]["id"] if game else None
-    tokens = index.words(query)
+    if not query.strip():
+        raise RulesrefError("the question is empty", field="QUESTION")
+    tokens = index.words(query)[:MAX_WORDS]
     if not any(t not in index.STOP for t in tokens):
-        return Answer(query, chosen, (), "the question has no words to look up")
+        return Answer(query, chosen, (), _no_words(query))
     named = {g["id"] for g in games if set(g["names"]) & set(tokens)}
     tokens = [t for t in tokens if not any(t in g["names"] for g in every)]
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
@@ -181,6 +187,12 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
         return Answer(query, chosen, (), "no clause matches this question well", near)
     asserts = bool(_CONFIRM.search(query.strip()))
     return Answer(query, chosen, tuple(_hit(games[r.game], r, asserts) for r in ranked[:top]))
+
+
+def _no_words(query: str) -> str:
+    if any(ch.isalpha() and not ch.isascii() for ch in query):
+        return "the question has no English words to look up (the rules are in English)"
+    return "the question has no words to look up"
 
 
 def score_game(
@@ -337,7 +349,7 @@ def _known(g: dict[str, Any], text: str) -> bool:
 
 def _split(vocab: dict[str, int], t: str) -> list[str] | None:
     """An unknown run-together word as two known ones ("flyoff" -> "fly off")."""
-    if len(t) < 6:
+    if not 6 <= len(t) <= LONGEST_WORD:
         return None
     splits = [(t[:k], t[k:]) for k in range(2, len(t) - 1) if t[:k] in vocab and t[k:] in vocab]
     if not splits:
@@ -353,7 +365,7 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
     A five-letter word may only have gained or lost a letter: one changed letter in a word
     that short is as often another real word ("flush", "flash").
     """
-    if len(t) < 4 or t.isdigit():
+    if not 4 <= len(t) <= LONGEST_WORD or t.isdigit():
         return t
     from rapidfuzz import fuzz, process
 

@@ -341,3 +341,37 @@ def test_cache_hit_does_not_import_yaml(rules_copy: Path, tmp_path: Path) -> Non
     code = f"import sys; from rulesref.lookup import ask; ask({QUESTION!r}); print('yaml' in sys.modules)"
     assert _run(code, env).strip() == "True"  # the first run builds the index: yaml is needed
     assert _run(code, env).strip() == "False"
+
+
+# --- odd questions and odd rule folders ------------------------------------------------
+
+
+def test_empty_question_is_bad_input(cli) -> None:
+    r = cli("ask", "   ")
+    assert r.code == 2
+    assert r.err.startswith("Error: ") and "empty" in r.err
+
+
+def test_question_without_english_words_says_so(cli) -> None:
+    data = ask_json(cli, "μπορεί ένα πιόνι να περάσει από τοίχο;")
+    assert data["results"] == []
+    assert "English" in str(data["message"])
+
+
+@pytest.mark.parametrize("query", ["w" * 100_000, " ".join(f"wxyzq{i}" for i in range(15_000))])
+def test_huge_questions_are_answered_fast(query: str) -> None:
+    import time
+
+    started = time.monotonic()
+    answer = lookup.ask(query)
+    assert time.monotonic() - started < 2
+    assert answer.hits == () and answer.message
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symlinks")
+@pytest.mark.parametrize("target", ["loop.yaml", "nowhere.yaml"])
+def test_bad_link_in_a_rule_pack_is_bad_input_not_a_crash(rules_copy: Path, cli, target: str) -> None:
+    os.symlink(target, rules_copy / "pacg" / "loop.yaml")
+    r = cli("ask", "what is a bump")
+    assert r.code == 2
+    assert r.err.startswith("Error: ") and "loop.yaml" in r.err
