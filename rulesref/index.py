@@ -62,6 +62,8 @@ CHAT = {
 }
 
 # Function words: they carry no rule content, and question phrasing is full of them.
+# Question words (what, where, who, when, which, why, how) are not among them: "where does
+# it go" and "who moves it" ask different things.
 _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he him his she her it its they them
     their theirs this that these those is are was were be been being am do does did doing done have
     has had having can could may might must shall should will would to of in on at by for with from
@@ -87,10 +89,6 @@ FIELDS: dict[str, tuple[float, float]] = {
     "text": (1.0, 0.75),
     "corrections": (0.5, 0.75),
 }
-QUESTION_WORDS = frozenset(["what", "which", "who", "when", "where", "why", "how"])
-"""Intent cues ("where does it go" vs "who moves it"): kept, at a lower weight than content words."""
-QUESTION = 0.5
-"""Query weight of a question word."""
 IMPLIED = 0.5
 """Query weight of a concept implied by a longer one (``=dark arts`` inside ``=dark arts pawn``)."""
 PLAIN_EVIDENCE = 0.5
@@ -191,7 +189,7 @@ def analyse(tokens: Sequence[str], phrases: dict[str, list[str]], longest: int) 
                 break
         else:
             if tokens[i] not in STOP:
-                out.append((stems[i], QUESTION if tokens[i] in QUESTION_WORDS else 1.0))
+                out.append((stems[i], 1.0))
             i += 1
     return out
 
