@@ -175,9 +175,8 @@ def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str
             "steps": [step.value for step in last.walked],
             "outcome": state["card"]["outcome"],
         }
-    damage = [item for w in walks for d in w.enc.damage for item in d.to_state()]
-    if damage:
-        state["damage"] = damage
+    # always present, so a scenario can assert that nobody took damage (damage: [])
+    state["damage"] = [item for w in walks for d in w.enc.damage for item in d.to_state()]
     if s.card.villain:
         state["guarded"] = sorted(last.guarded)
         if last.location_closed is not None:
