@@ -183,7 +183,10 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     steps = move.steps
     # move.stunned: a stunned pawn is not moved by movement or by effects
     if pawn.stunned:
-        trail.rule("move.stunned", f"{pawn.id} is stunned, so it cannot be moved until it is revived.")
+        trail.rule(
+            "move.stunned",
+            f"{pawn.id} is stunned, so neither the card's movement nor its effects can move it until it is revived.",
+        )
         raise Illegal(f"{pawn.id} is stunned and cannot move")
     if pawn.side != run.side:
         raise trail.undetermined(
