@@ -61,6 +61,30 @@ CHAT = {
     "oppo": "opponent",
 }
 
+# British spellings and number words, written one way on both sides of a match.
+SPELLING = {
+    "armour": "armor", "colour": "color", "coloured": "colored", "colours": "colors",
+    "neighbour": "neighbor", "neighbours": "neighbors", "neighbouring": "neighboring",
+    "favour": "favor", "honour": "honor", "behaviour": "behavior", "defence": "defense",
+    "centre": "center", "travelling": "traveling", "travelled": "traveled",
+    "cancelled": "canceled", "practise": "practice", "grey": "gray",
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "once": "1 time", "twice": "2 times",
+}  # fmt: skip
+# Irregular forms the suffix stemmer cannot reach.
+IRREGULAR = {
+    "ran": "run", "drew": "draw", "drawn": "draw", "lost": "lose", "won": "win", "took": "take",
+    "taken": "take", "chose": "choose", "chosen": "choose", "fought": "fight", "paid": "pay",
+    "made": "make", "gave": "give", "given": "give", "saw": "see", "seen": "see", "began": "begin",
+    "begun": "begin", "stood": "stand", "fell": "fall", "fallen": "fall", "threw": "throw",
+    "thrown": "throw", "held": "hold", "kept": "keep", "dealt": "deal", "hid": "hide",
+    "hidden": "hide", "stole": "steal", "stolen": "steal", "fled": "flee", "rode": "ride",
+    "flew": "fly", "flown": "fly", "flies": "fly", "broke": "break", "broken": "break",
+    "beat": "beat", "beaten": "beat", "bought": "buy", "struck": "strike", "woke": "wake",
+    "spent": "spend", "sent": "send", "shook": "shake", "cast": "cast", "met": "meet",
+}  # fmt: skip
+
 # Function words: they carry no rule content, and question phrasing is full of them.
 # Question words (what, where, who, when, which, why, how) are not among them: "where does
 # it go" and "who moves it" ask different things.
@@ -100,7 +124,7 @@ PART = 0.3
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A light suffix stemmer: plurals, -ing, -ed, -ly, -ment, a final e, doubled consonants."""
-    w = word
+    w = IRREGULAR.get(word, word)
     if len(w) <= 3 or w.isdigit():
         return w
     if w.endswith("ies") and len(w) > 4:
@@ -127,10 +151,11 @@ def _has_vowel(text: str) -> bool:
 
 
 def words(text: str) -> list[str]:
-    """Lowercase words, apostrophes dropped ("ko'd" -> "kod"), chat spellings normalised."""
+    """Lowercase words, apostrophes dropped ("ko'd" -> "kod"), chat and British spellings
+    and number words normalised."""
     out: list[str] = []
     for w in _WORD.findall(_APOSTROPHE.sub("", text.lower())):
-        out.extend(CHAT.get(w, w).split())
+        out.extend(SPELLING.get(w, w) for w in CHAT.get(w, w).split())
     return out
 
 

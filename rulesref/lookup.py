@@ -163,14 +163,24 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     """Rank the clauses (of one game, or all) for ``query``."""
     if top < 1:
         raise RulesrefError(f"--top must be at least 1, got {top}", field="--top")
+    if not query.strip():
+        raise RulesrefError("the question is empty", field="QUESTION")
     every: list[dict[str, Any]] = load_index()["games"]
     games = [_pick_game(every, game)] if game else every
     chosen = games[0]["id"] if game else None
-    if not query.strip():
-        raise RulesrefError("the question is empty", field="QUESTION")
     tokens = index.words(query)[:MAX_WORDS]
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))
+    ranked = _rank(query, tokens, games, every)
+    if not ranked or ranked[0].score < MIN_SCORE:
+        near = tuple(_suggestion(games[r.game], r.clause) for r in ranked[:SUGGESTIONS] if r.score > 0)
+        return Answer(query, chosen, (), "no clause matches this question well", near)
+    asserts = bool(_CONFIRM.search(query.strip()))
+    return Answer(query, chosen, tuple(_hit(games[r.game], r, asserts) for r in ranked[:top]))
+
+
+def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: list[dict[str, Any]]) -> list[_Scored]:
+    """Every clause of ``games`` the question touches, best first (ties in corpus order)."""
     named = {g["id"] for g in games if set(g["names"]) & set(tokens)}
     tokens = [t for t in tokens if not any(t in g["names"] for g in every)]
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
@@ -181,12 +191,7 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
         found = score_game(g, words, NAMED_EVIDENCE if g["id"] in named else 0.0)
         ranked += [_Scored(s * factor, gi, ci, claim) for ci, s, claim in found]
-    ranked.sort(key=lambda r: (-r.score, r.game, r.clause))
-    if not ranked or ranked[0].score < MIN_SCORE:
-        near = tuple(_suggestion(games[r.game], r.clause) for r in ranked[:SUGGESTIONS])
-        return Answer(query, chosen, (), "no clause matches this question well", near)
-    asserts = bool(_CONFIRM.search(query.strip()))
-    return Answer(query, chosen, tuple(_hit(games[r.game], r, asserts) for r in ranked[:top]))
+    return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
 def _no_words(query: str) -> str:

@@ -375,3 +375,28 @@ def test_bad_link_in_a_rule_pack_is_bad_input_not_a_crash(rules_copy: Path, cli,
     r = cli("ask", "what is a bump")
     assert r.code == 2
     assert r.err.startswith("Error: ") and "loop.yaml" in r.err
+
+
+# --- the command line as installed --------------------------------------------------
+# `rulesref ask` may take a faster road than the other commands (it is the one typed at
+# the table, and its start-up time is measured); whatever road it takes, it must answer
+# exactly as the in-process CLI does.
+
+PARITY = [
+    ("ask", "can the DA pawn go thru a wall??", "--json"),
+    ("ask", "can the DA pawn go thru a wall??"),
+    ("ask", "what happens when I fail a check", "--game", "pacg", "--top", "2", "--json"),
+    ("ask", "-n", "1", "--json", "who moves a stunned death eater"),
+    ("ask", "what is a bump", "--game", "chess"),
+    ("ask", "what is a bump", "--top", "0"),
+    ("ask", "asdf qwer"),
+    ("ask", "   "),
+]
+
+
+@pytest.mark.parametrize("args", PARITY, ids=[" ".join(a) for a in PARITY])
+def test_installed_command_answers_as_the_cli_does(cli, args: tuple[str, ...]) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    done = subprocess.run([sys.executable, "-m", "rulesref", *args], env=env, capture_output=True, text=True, cwd=ROOT)
+    r = cli(*args)
+    assert (done.returncode, done.stdout, done.stderr) == (r.code, r.out, r.err)
