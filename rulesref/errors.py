@@ -70,7 +70,8 @@ class UnknownNameError(RulesrefError):
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A 'did you mean' hint for a near-miss name, or None."""
-    close = difflib.get_close_matches(str(word), sorted(set(choices)), n=1, cutoff=0.6)
+    # as text: a file's keys may mix words and numbers, which do not sort together
+    close = difflib.get_close_matches(str(word), sorted({str(c) for c in choices}), n=1, cutoff=0.6)
     return f"did you mean {close[0]!r}?" if close else None
 
 
