@@ -73,14 +73,28 @@ def relocate(s: Situation, trail: Trail, ex: Explore, target: Pawn) -> None:
     board, space = s.board, target.at
     chosen = ex.relocate.get(target.id)
     if chosen is None:
-        # spaces no rule closes: full border, no wall, no Protected Area
-        open_ = [n for n in sorted(board.neighbours[space]) if not board.wall(space, n) and n not in board.protected]
+        # adjacent spaces that neither option of stun-placement closes: no wall, no Protected Area
+        near = sorted(board.neighbours[space])
+        open_ = [n for n in near if not board.wall(space, n) and n not in board.protected]
         if len(open_) > 1:
             raise s.doc.error(
                 ("action", "explore"),
                 f"{target.id} is stunned on {space}: say where the House player "
                 f"puts it, relocate: {{{target.id}: SPACE}}",
                 hint=f"adjacent spaces: {', '.join(open_)}",
+            )
+        closed = [
+            f"{n} (across a castle wall)" if board.wall(space, n) else f"{n} (a Protected Area)"
+            for n in near
+            if n not in open_
+        ]
+        if closed:
+            # open.stun-placement: the board restrictions on the placement (reading stun-placement)
+            trail.interpret(
+                "stun-placement",
+                f"The placement obeys the board restrictions on a Dark Arts pawn, which close "
+                f"{', '.join(closed)} to the stunned {target.id}.",
+                clause="encounter.stun-relocate",
             )
         if not open_ or not _placement_ok(s, trail, target, space, open_[0]):
             _no_space(s, trail, target, space)
@@ -104,21 +118,37 @@ def _placement_ok(s: Situation, trail: Trail, target: Pawn, space: str, to: str)
             "encounter.stun-relocate", f"{to} is not adjacent to {space}: the stunned pawn goes to an adjacent space."
         )
         return False
+    # open.stun-placement: "the board restrictions" the placement obeys are a reading (both
+    # options bar walls and Protected Areas; they differ on obstacles and bonus spaces)
     if board.wall(space, to):
-        # move.walls: the board restrictions include castle walls
-        trail.rule(
-            "move.walls", f"A castle wall stands between {space} and {to}: the stunned pawn cannot be put across it."
+        trail.interpret(
+            "stun-placement",
+            f"A castle wall stands between {space} and {to}: the stunned pawn cannot be put across it.",
+            clause="move.walls",
         )
         return False
     if to in board.protected:
-        # board.protected-areas: a Dark Arts pawn never goes into a Protected Area
-        trail.rule("board.protected-areas", f"{to} is a Protected Area, closed to Dark Arts pawns.")
+        trail.interpret(
+            "stun-placement",
+            f"{to} is a Protected Area, which a Dark Arts pawn may not enter: the stunned pawn cannot be put there.",
+            clause="board.protected-areas",
+        )
         return False
     kind = board.obstacle(space, to)
     if kind is not None or to in board.bonus:
         what = f"across the {kind} obstacle" if kind else f"onto the bonus space {to}"
-        # open.stun-placement: do obstacles or bonus spaces bar the placement?
-        if trail.interpret("stun-placement", f"The House player would put {target.id} {what}.") == "strict":
+        strict = trail.choice("stun-placement") == "strict"
+        because = (
+            "under the strict reading that bars it"
+            if strict
+            else (
+                "a Dark Arts pawn ignores obstacles, so that does not bar it"
+                if kind
+                else "the printed rules put no restriction on bonus spaces (and a Dark Arts pawn takes no bonus)"
+            )
+        )
+        trail.interpret("stun-placement", f"The House player would put {target.id} {what}: {because}.")
+        if strict:
             return False
     others = [p.id for p in s.at(to, but=target.id)]
     if others:

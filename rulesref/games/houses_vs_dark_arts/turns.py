@@ -258,7 +258,7 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
         trail.interpret(
             "another-turn",
             "This is an extra turn from an another-turn bonus space; it is "
-            "taken as a full turn with the usual choice of action.",
+            "taken as another turn like any other turn of that player.",
             clause="open.another-turn",
         )
     if turn.actions_taken == 0:
@@ -393,7 +393,7 @@ def another_turn(s: Situation, trail: Trail) -> bool:
             "another-turn",
             "The bonus is earned during an extra turn: "
             + (
-                "it gives yet another turn."
+                "it is again another turn, as each time the bonus is earned."
                 if option == "full-turn"
                 else "extra turns do not chain, so no further turn."
             ),
@@ -403,6 +403,6 @@ def another_turn(s: Situation, trail: Trail) -> bool:
         return option != "no-chain"
     s.facts["another-turn"] = True
     trail.interpret(
-        "another-turn", "The bonus gives the player a full extra turn after this one.", clause="open.another-turn"
+        "another-turn", "The bonus gives the player another turn after this one.", clause="open.another-turn"
     )
     return True
