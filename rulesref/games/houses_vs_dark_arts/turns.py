@@ -249,7 +249,13 @@ def refuse(s: Situation, trail: Trail, clause: str, says: str) -> Outcome:
 
 
 def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
-    """Checks every action shares: one action a turn, an extra turn's scope. None: go on."""
+    """Checks every action shares: a second action this turn, an extra turn's scope. None: go on.
+
+    Whether a player may take more than one action a turn is open (open.turn-order). For the
+    Dark Arts the sources suggest one (reading ``dark-arts-actions``, default ``one-action``);
+    for a House player nothing is suggested (reading ``house-actions``, no default), so a
+    second House action is ``undetermined`` unless the reading is chosen.
+    """
     turn = s.turn
     if turn is None:
         return None
@@ -264,29 +270,25 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
     if turn.actions_taken == 0:
         return None
     if turn.side == DARK_ARTS:
-        # action.dark-arts-choice: the Dark Arts picks one action, Explore or Replenish
-        return refuse(
-            s,
-            trail,
-            "action.dark-arts-choice",
-            f"The Dark Arts has already taken its one action this turn, so {action} is not allowed.",
+        # action.dark-arts-choice: each turn the Dark Arts chooses Explore or Replenish
+        trail.rule("action.dark-arts-choice", "Each turn the Dark Arts chooses between Explore and Replenish.")
+        reading, one = "dark-arts-actions", trail.choice("dark-arts-actions") == "one-action"
+        says = (
+            "one action a turn, as the explainer page suggests for the Dark Arts, so no second action."
+            if one
+            else "the Dark Arts may take a further action in the same turn."
         )
-    option = trail.choice("turn-order")
-    trail.interpret(
-        "turn-order",
-        f"{cap_name(turn.who)} has already taken an action this turn: "
-        + (
-            "a House player, like the Dark Arts, takes one action a turn."
-            if option == "one-action"
-            else "a House player may take further actions in the same turn."
-        ),
-        clause="open.turn-order",
+    else:
+        reading, one = "house-actions", trail.choice("house-actions") == "one-action"
+        says = "a House player takes one action a turn." if one else "a House player may take further actions."
+    option = trail.interpret(
+        reading, f"{cap_name(turn.who)} has already taken an action this turn: {says}", clause="open.turn-order"
     )
-    if option == "one-action":
+    if one:
         return Outcome(
             Verdict.ILLEGAL,
             f"{cap_name(turn.who)} has already taken this turn's one action; "
-            f"{action} is not allowed (reading turn-order=one-action).",
+            f"{action} is not allowed (reading {reading}={option}).",
             s.to_state(),
         )
     return None
