@@ -256,8 +256,8 @@ def test_no_command_changes_the_users_files(cli, tmp_path: Path, monkeypatch: py
     ]
     try:
         for args in commands:
-            r = cli(*args)
-            assert r.code in (0, 1), (args, r.err[-2000:])
+            r = cli(*args)  # rulings are other tests' business: here only that nothing is written
+            assert "Traceback" not in r.err, (args, r.err[-2000:])
     finally:
         all_games.cache_clear()
         lookup._loaded.clear()
