@@ -66,6 +66,10 @@ CASES = [
     ("bad grid", "grid: 5x4", "grid: big", 4, "board.grid", ["COLUMNSxROWS"]),
     ("unknown allowance", "{movement: 3+3}", "{movement: 3+3, allows: [flying]}", 13,
      "action.explore.card.allows[0]", ["unknown allowance"]),
+    ("negative earlier-cards", "    moves:", "    earlier-cards: -1\n    moves:", 14,
+     "action.explore.earlier-cards", ["whole number"]),
+    ("earlier-cards without turn", "    moves:", "    earlier-cards: 1\n    moves:", 14,
+     "action.explore.earlier-cards", ["turn"]),
 ]
 
 

@@ -59,9 +59,11 @@ def explore(s: Situation, trail: Trail) -> Outcome:
     ex = read_explore(s)
     before = s.to_state()
     run = Run(ex, _side(s, ex))
-    refused = turns.may_explore(s, trail)
+    refused = turns.may_explore(s, trail, ex)
     if refused is not None:
         return refused
+    if ex.earlier and s.turn is not None and s.turn.played < ex.earlier:
+        s.turn.played = ex.earlier  # the earlier cards of this Explore were played this turn
     who = s.turn.who if s.turn is not None else (DARK_ARTS if run.side == DARK_ARTS else _house_of(s, ex))
     if ex.card is not None and who is not None:
         refused = hands.play_card(s, trail, who)

@@ -158,7 +158,7 @@ class Illegal(Exception):
 
 # --- what an Explore plays and moves -------------------------------------------------
 
-EXPLORE_KEYS = ("card", "moves", "relocate", "bump")
+EXPLORE_KEYS = ("card", "moves", "relocate", "bump", "earlier-cards")
 CARD_KEYS = ("movement", "effect", "allows")
 COLOURS = ("white", "orange", "red")
 ALLOWS = ("obstacle", "fly-off", "passage")
@@ -244,6 +244,8 @@ class Explore:
     """Where the House player puts each Dark Arts pawn it stuns."""
     bump: str | None
     """Which House pawn a Dark Arts pawn bumps, where several share the space."""
+    earlier: int = 0
+    """Cards already played earlier in this same Explore: the card in question is a further one."""
 
 
 def read_explore(s: Situation) -> Explore:
@@ -283,7 +285,12 @@ def read_explore(s: Situation) -> Explore:
         if pawn.side != HOUSE:
             raise doc.error((*where, "bump"), f"{bump} is a Dark Arts pawn; a bump picks a House pawn")
         bump = pawn.id
-    return Explore(card, moves, relocate, bump)
+    earlier = body.get("earlier-cards", 0)
+    if not isinstance(earlier, int) or isinstance(earlier, bool) or earlier < 0:
+        raise doc.error((*where, "earlier-cards"), f"expected a whole number 0 or more, got {earlier!r}")
+    if earlier and card is None:
+        raise doc.error((*where, "earlier-cards"), "a further card in this Explore needs `card`, e.g. card: 3")
+    return Explore(card, moves, relocate, bump, earlier)
 
 
 def _pawn(s: Situation, pid: Any, where: PathKey) -> Pawn:

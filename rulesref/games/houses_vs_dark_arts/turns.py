@@ -26,7 +26,7 @@ from rulesref.ruling import Verdict
 from rulesref.source import Loaded
 
 if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
+    from rulesref.games.houses_vs_dark_arts.situation import Explore, Situation
 
 HOUSE = "house"
 DARK_ARTS = "dark-arts"
@@ -294,31 +294,78 @@ def may_act(s: Situation, trail: Trail, action: str) -> Outcome | None:
     return None
 
 
-def may_explore(s: Situation, trail: Trail) -> Outcome | None:
+def may_explore(s: Situation, trail: Trail, ex: Explore | None = None) -> Outcome | None:
     """Called at the start of an Explore. None: the Explore may go on; else an illegal Outcome.
 
     The Dark Arts Explore is a rule (action.dark-arts-explore). A House Explore is an open
-    question (open.house-explore); the reading ``house-explore`` (default ``as-dark-arts``)
-    says how it is taken. A scenario without ``turn:`` is not checked.
+    question (open.house-explore): the reading ``house-explore`` (default ``as-dark-arts``)
+    says how it is taken, and ``house-explore-cards`` (no default) whether a further card may
+    be played in the same Explore (``explore.earlier-cards``). A scenario without ``turn:``
+    is not checked.
     """
     refused = may_act(s, trail, "Explore")
-    if refused is not None or s.turn is None:
+    earlier = ex.earlier if ex is not None else 0
+    if refused is not None:
         return refused
+    if s.turn is None:
+        if earlier:
+            raise s.doc.error(
+                ("action", "explore", "earlier-cards"), "a further card needs turn: to know who Explores"
+            )
+        return None
     if s.turn.side == DARK_ARTS:
+        if earlier:
+            # action.dark-arts-explore: the Dark Arts Explore is one card played and resolved
+            return refuse(
+                s,
+                trail,
+                "action.dark-arts-explore",
+                f"A Dark Arts Explore plays a card and resolves it; {earlier} card(s) were already played in "
+                "this Explore, and a further card is not part of it.",
+            )
         # action.dark-arts-choice / action.dark-arts-explore: Explore is one of its two actions
         trail.rule(
             "action.dark-arts-explore",
-            "The Dark Arts Explores: it plays one card and resolves its movement, an unlocked effect of it, or both.",
+            "The Dark Arts Explores: it plays a card and resolves its movement, an unlocked effect of it, or both.",
         )
         return None
-    several = trail.choice("house-explore") == "several-cards"
-    trail.interpret(
+    who = cap_name(s.turn.who)
+    effect_only = ex is not None and ex.card is not None and not ex.moves
+    option = trail.interpret(
         "house-explore",
-        f"{cap_name(s.turn.who)} Explores: "
-        + ("one or more cards are" if several else "one card is")
-        + " played for movement, an unlocked effect, or both, as in the Dark Arts Explore.",
+        f"{who} Explores: "
+        + (
+            "a card is played for its movement, an unlocked effect, or both, as in the Dark Arts Explore."
+            if trail.choice("house-explore") == "as-dark-arts"
+            else "the card played must move a pawn; it is not played for its effect alone."
+        ),
         clause="open.house-explore",
     )
+    if option == "movement-required" and effect_only:
+        return Outcome(
+            Verdict.ILLEGAL,
+            f"{who} may not play a card for its effect alone in a House Explore (reading house-explore={option}).",
+            s.to_state(),
+        )
+    if earlier:
+        # open.house-explore: may several cards be played in one House Explore? (no default)
+        cards = trail.interpret(
+            "house-explore-cards",
+            f"{who} has already played {earlier} card(s) in this Explore and plays a further one: "
+            + (
+                "a House Explore plays one card, so not allowed."
+                if trail.choice("house-explore-cards") == "one-card"
+                else "a House Explore may play several cards."
+            ),
+            clause="open.house-explore",
+        )
+        if cards == "one-card":
+            return Outcome(
+                Verdict.ILLEGAL,
+                f"{who} has already played a card in this Explore; a further card is not allowed "
+                f"(reading house-explore-cards={cards}).",
+                s.to_state(),
+            )
     return None
 
 
