@@ -382,8 +382,16 @@ def loose_board(doc: Loaded) -> Board:
         if at is not None and at != RESERVE and at not in spaces:
             spaces.append(at)
     return Board(
-        spaces=tuple(spaces), neighbours={s: frozenset() for s in spaces}, walls=frozenset(), obstacles={},
-        protected=frozenset(), bonus={}, fly_off=(), passages={}, great_hall=GREAT_HALL, location=None,
+        spaces=tuple(spaces),
+        neighbours={s: frozenset() for s in spaces},
+        walls=frozenset(),
+        obstacles={},
+        protected=frozenset(),
+        bonus={},
+        fly_off=(),
+        passages={},
+        great_hall=GREAT_HALL,
+        location=None,
     )
 
 

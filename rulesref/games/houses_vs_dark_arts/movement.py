@@ -309,8 +309,11 @@ def _effect_usable(s: Situation, trail: Trail, run: Run, use: str) -> None:
         return
     run.effect_checked = True
     if colour != "white" and s.path is None:
-        raise s.doc.error(("action", "explore", "card", "effect"), f"the card's {colour} effect is used ({use})",
-                          hint="give path: {marker: N, orange: N, red: N} to tell whether it is unlocked")
+        raise s.doc.error(
+            ("action", "explore", "card", "effect"),
+            f"the card's {colour} effect is used ({use})",
+            hint="give path: {marker: N, orange: N, red: N} to tell whether it is unlocked",
+        )
     if not path_mod.unlocked(s, trail, colour):
         raise Illegal(f"the card's {colour} effect ({use}) is not unlocked yet")
 

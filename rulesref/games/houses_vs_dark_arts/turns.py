@@ -309,9 +309,7 @@ def may_explore(s: Situation, trail: Trail, ex: Explore | None = None) -> Outcom
         return refused
     if s.turn is None:
         if earlier:
-            raise s.doc.error(
-                ("action", "explore", "earlier-cards"), "a further card needs turn: to know who Explores"
-            )
+            raise s.doc.error(("action", "explore", "earlier-cards"), "a further card needs turn: to know who Explores")
         return None
     if s.turn.side == DARK_ARTS:
         if earlier:
