@@ -672,6 +672,15 @@ ROUTED_CASES = [
         marks=ROUTED,
         id="hvda-move-with-number-key",
     ),
+    pytest.param(
+        s(
+            HVDA.replace("action:", "turn: {side: house, house: gryffindor, phase: []}\naction:"),
+            "Error: s.yaml:6:47: turn.phase: expected phase: …",
+            "hvda-phase-is-a-list",
+        ),
+        marks=ROUTED,
+        id="hvda-phase-is-a-list",
+    ),
 ]
 
 
