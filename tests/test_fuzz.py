@@ -410,3 +410,42 @@ def test_check_json_output_parses(data: st.DataObject) -> None:
     assert isinstance(rulings, list) and len(rulings) == (0 if code == 2 else 1)
     if code == 2:
         assert err.getvalue().startswith(f"Error: {path}") and err.getvalue().count("\n") == 1, err.getvalue()
+
+
+# --- every command, generated arguments -------------------------------------------------
+
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    from rulesref.cli import run
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = run(argv)
+    return int(code), out.getvalue(), err.getvalue()
+
+
+words = st.one_of(st.text(max_size=30), st.sampled_from(["walls", "move.walls", "pacg", "hvda", "-1", "0", "=", "--"]))
+arguments = st.one_of(
+    st.tuples(st.just("ask"), words).map(list),
+    st.tuples(st.just("ask"), words, st.just("--top"), st.integers(-3, 10**6).map(str)).map(list),
+    st.tuples(st.just("ask"), words, st.just("--game"), words).map(list),
+    st.tuples(st.just("show"), words).map(list),
+    st.tuples(st.just("page"), st.one_of(st.integers(-(10**30), 10**30).map(str), words)).map(list),
+    st.tuples(st.sampled_from(["myths", "readings"]), st.just("--game"), words).map(list),
+    st.tuples(st.just("check"), st.just("scenarios/pacg"), st.just("--reading"), words).map(list),
+)
+
+
+@budget(ci=120)
+@given(arguments, st.booleans())
+def test_any_command_line_answers_cleanly(argv: list[str], as_json: bool) -> None:
+    """Generated arguments for each command: an answer (exit 0 or 1) or one clean error (exit 2)."""
+    if as_json and argv[0] in ("ask", "show", "page", "myths", "readings"):
+        argv = [argv[0], "--json", *argv[1:]]  # before the arguments: after a '--' it would be one
+    code, out, err = _run(argv)
+    assert code in (0, 1, 2), err
+    assert "Traceback" not in err and "internal error" not in err, err
+    if code == 2:
+        assert err.startswith("Error: ") and err.count("\n") <= 2, err
+    elif "--json" in argv:
+        json.loads(out)
