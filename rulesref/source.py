@@ -37,8 +37,9 @@ MAX_DEPTH = 40
 MAX_NODES = 50_000
 """Keys and values read, aliases counted each time they are used: stops alias bombs.
 
-The largest shipped file holds under 800, a 1 MB file of real prose about 30,000; at
-this limit the worst file is refused in about half a second.
+The largest shipped file holds under 800; a full megabyte of clause files like the
+shipped ones would hold about 40,000. At this limit the worst file is refused in about
+half a second.
 """
 
 PathKey = tuple[str | int, ...]
