@@ -321,3 +321,56 @@ def test_reading_without_default_is_undetermined_until_chosen(tmp_path: Path, cl
     assert shared["verdict"] == "illegal" and shared["readings"] == {"damage-limit": "shared"}
     apart = json.loads(cli("check", str(path), "--json", "--reading", "damage-limit=per-character").out)[0]
     assert apart["verdict"] == "legal" and apart["state"]["events"] == ["legal", "legal", "legal"]
+
+
+# --- a villain banished with another villain left: is it a win? (open) ---------------
+
+CORNERED = """\
+game: pacg
+title: a villain banished with another villain left
+character: Kyra
+location: {name: Graveyard, other-villains: 1}
+distant: {Woods: [Seelah]}
+card: {name: Lich Servant, type: monster, villain: true}
+checks: Combat 12
+events:
+  - {step: guard, guard: {by: Seelah, location: Woods}}
+  - {step: check, result: {by: Kyra, total: 13}}
+  - {step: after-encounter, effect: Kyra recharges her displayed armor}
+"""
+
+
+@pytest.mark.parametrize(
+    ("readings", "verdict", "after", "win", "turn"),
+    [
+        # nothing chosen: whether the party won is open, and so is whether anything may follow
+        ({}, "undetermined", "undetermined", "open", None),
+        # the turn goes on after a win too, so the later event is legal whether or not the party
+        # won; the win itself is still open
+        ({"after-win": "turn-continues"}, "undetermined", "legal", "open", None),
+        ({"after-win": "play-stops"}, "undetermined", "undetermined", "open", None),
+        ({"cornered-with-other-villains": "no-win"}, "legal", "legal", False, None),
+        ({"cornered-with-other-villains": "no-win", "after-win": "play-stops"}, "legal", "legal", False, None),
+        ({"cornered-with-other-villains": "win"}, "undetermined", "undetermined", True, "open"),
+        ({"cornered-with-other-villains": "win", "after-win": "turn-continues"}, "legal", "legal", True, "continues"),
+        ({"cornered-with-other-villains": "win", "after-win": "play-stops"}, "illegal", "illegal", True, "stops"),
+    ],
+)
+def test_villain_banished_with_another_villain_left_wins_only_by_a_reading(  # type: ignore[no-untyped-def]
+    tmp_path: Path, cli, readings: dict[str, str], verdict: str, after: str, win: object, turn: str | None
+) -> None:
+    path = _write(tmp_path, "cornered", CORNERED)
+    args = [a for k, v in readings.items() for a in ("--reading", f"{k}={v}")]
+    ruling = json.loads(cli("check", str(path), "--json", *args).out)[0]
+    assert ruling["verdict"] == verdict
+    assert ruling["state"]["events"] == ["legal", "legal", after]
+    assert ruling["state"]["win"] == win
+    assert ruling["state"]["card"] == {"name": "Lich Servant", "outcome": "defeated", "at": "vault"}
+    assert ruling["state"].get("turn") == turn
+    assert ruling["summary"].lower().startswith(verdict)
+    if win == "open":
+        assert any(s["clause"] == "open.cornered-with-other-villains" and s["basis"] == "open" for s in ruling["steps"])
+    else:
+        option = readings["cornered-with-other-villains"]
+        chosen = [s for s in ruling["steps"] if s["reading"] == f"cornered-with-other-villains={option}"]
+        assert chosen and all(s["basis"] == "reading" for s in chosen)

@@ -36,7 +36,6 @@ class Walk:
 
     def __init__(self, s: Situation, trail: Trail, enc: Encounter) -> None:
         self.s, self.trail, self.enc = s, trail, enc
-        self.win_option: str | None = None
 
     # --- the steps -------------------------------------------------------------
 
@@ -94,7 +93,7 @@ class Walk:
         elif step is Step.ESCAPE:
             outcome.escape(self.s, self.enc, judge)
         elif step is Step.WIN:
-            self.win_option = outcome.win(self.s, self.enc, judge)
+            outcome.win(self.s, self.enc, judge)
 
     def leave(self, judge: Judge) -> None:
         if self.enc.current is Step.AVENGE and self.enc.avenged_by is None:

@@ -178,6 +178,22 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
         enc.over, enc.at = Over.BANISHED, Where.VAULT
         judge.note("step.other-villains", f"Every distant location is guarded, so {s.card.name} is banished.")
         judge.note("verb.banish", f"{s.card.name} is banished: it goes back into the vault.")
+        # whether the party wins now is not in the sources: a reading decides, and it has no default
+        option = judge.option(
+            "cornered-with-other-villains",
+            "step.other-villains",
+            lambda o: (
+                f"{s.card.name} had no unguarded location to escape to, so the party wins."
+                if o == "win"
+                else f"The party does not win: {s.card.name} is banished and the scenario goes on while another "
+                "villain remains."
+            ),
+        )
+        if option is None:
+            enc.win_open = True
+        elif option == "win":
+            enc.over = Over.WON
+            _after_win(enc, judge)
 
 
 def unguarded_distant(s: Situation, enc: Encounter) -> list[str] | None:
@@ -224,19 +240,24 @@ def escape(s: Situation, enc: Encounter, judge: Judge) -> None:
     )
 
 
-def win(s: Situation, enc: Encounter, judge: Judge) -> str | None:
-    """Villain step: nowhere to escape, so the party wins. Returns the after-win reading's option."""
+def win(s: Situation, enc: Encounter, judge: Judge) -> None:
+    """Villain step: nowhere to escape, so the party wins."""
     enc.over, enc.at = Over.WON, Where.VAULT
     judge.note(
         "step.nowhere-to-escape",
         f"Win: {s.card.name} has nowhere to escape to, so the party wins the scenario; in the clean-up after "
         "the scenario, cards that are not boons go back to the vault.",
     )
-    return judge.option(
+    _after_win(enc, judge)
+
+
+def _after_win(enc: Encounter, judge: Judge) -> None:
+    """Whether the turn goes on after the win: reading after-win, which has no default."""
+    enc.after_win = judge.option(
         "after-win",
         "step.nowhere-to-escape",
         lambda o: (
-            "The current turn still finishes after the win."
+            "The current turn still goes on after the win."
             if o == "turn-continues"
             else "Play stops at once with the win; the turn is not finished."
         ),

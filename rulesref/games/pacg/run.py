@@ -15,7 +15,7 @@ from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
 from rulesref.games.pacg.steps import Step
 from rulesref.referee import Outcome as RefOutcome
-from rulesref.referee import Trail
+from rulesref.referee import Trail, Undetermined
 from rulesref.ruling import Basis, Verdict
 
 
@@ -108,7 +108,7 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         )
         + f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}.",
     )
-    return RefOutcome(verdict, _summary(s, verdicts, state), state)
+    return RefOutcome(verdict, _summary(s, verdicts, state, verdict), state)
 
 
 def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Verdict:
@@ -132,6 +132,23 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         )
         if verdict is not Verdict.LEGAL:
             return verdict
+    elif last.win_open:
+        # whether the party won is open: the turn goes on either way only if it also goes on after a win
+        try:
+            continues = trail.choice("after-win") == "turn-continues"
+        except Undetermined:
+            continues = False
+        if not continues:
+            try:
+                trail.choice("cornered-with-other-villains")
+            except Undetermined as question:
+                judge.open(question.clause, "whether this may still happen depends on this: " + question.says)
+                return Verdict.UNDETERMINED
+        judge.by_reading(
+            "after-win",
+            "step.nowhere-to-escape",
+            lambda o: (Verdict.LEGAL, "won or not, the turn still goes on, so this may still happen."),
+        )
     if isinstance(a, ev.Effect):
         movers = [w.enc.who for w in walks if w.enc.moved]
         if movers:
@@ -181,7 +198,8 @@ def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str
         state["guarded"] = sorted(last.guarded)
         if last.location_closed is not None:
             state["location"] = "closed" if last.location_closed else "open"
-        state["win"] = last.over is Over.WON
+        # "open" when the party may or may not have won (reading cornered-with-other-villains not chosen)
+        state["win"] = "open" if last.win_open else last.over is Over.WON
     close_right = next((w.enc.close_right for w in walks if w.enc.close_right), None)
     if close_right:
         state["may-close"] = close_right
@@ -190,7 +208,7 @@ def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str
     if any(w.enc.over is Over.FORCED for w in walks):
         state["turn"] = "ended"
     elif last.over is Over.WON:
-        option = walks[-1].win_option
+        option = last.after_win
         state["turn"] = {"turn-continues": "continues", "play-stops": "stops"}.get(option or "", "open")
     return state
 
@@ -204,7 +222,7 @@ def _where(at: str) -> str:
     }.get(at, "its place is not decided by the events given")
 
 
-def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any]) -> str:
+def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any], verdict: Verdict) -> str:
     bad = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.ILLEGAL]
     open_ = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.UNDETERMINED]
     fate = f"{s.card.name} is {state['card']['outcome']} and {_where(state['card']['at'])}."
@@ -219,6 +237,6 @@ def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any]) -> st
         plural = "s" if len(open_) > 1 else ""
         verb = "rest" if len(open_) > 1 else "rests"
         return f"Undetermined: event{plural} {events} {verb} on a question the rules leave open. {fate}"
-    if any(v is Verdict.UNDETERMINED for v in verdicts) or state.get("turn") == "open":
+    if verdict is Verdict.UNDETERMINED:
         return f"Undetermined: the outcome rests on a question the rules leave open. {fate}"
     return f"Legal: every event follows the rules. {fate}"

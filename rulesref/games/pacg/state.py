@@ -64,6 +64,8 @@ class Over(str, enum.Enum):
     BANISHED = "banished"
     """A defeated villain banished because every distant location was guarded (step.other-villains)."""
     WON = "won"
+    """The party won: the villain had nowhere to escape, or (by reading cornered-with-other-villains) it
+    was banished with every distant location guarded."""
     UNKNOWN = "unknown"
 
 
@@ -156,6 +158,11 @@ class Encounter:
     location_closed: bool | None = None
     nowhere: bool = False
     """The villain has nowhere to escape to."""
+    win_open: bool = False
+    """Whether the party won is open: a villain banished with another villain left (reading
+    cornered-with-other-villains not chosen)."""
+    after_win: str | None = None
+    """After a win, the after-win reading's option in force (None: not chosen, open)."""
 
     @property
     def current(self) -> Step | None:
