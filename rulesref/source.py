@@ -520,10 +520,11 @@ class _Builder:
     def alias(self, event: yaml.AliasEvent) -> None:
         path, is_key = self._next_path()
         name = shorten(event.anchor or "", 40)
+        # the nearest '&name' before the alias wins, and one still open is a value inside itself
+        if any(o.anchor == event.anchor for o in self.stack):
+            raise self.fail(event, path, f"alias '*{name}' refers to the value it is inside")
         anchor = self.anchors.get(event.anchor or "")
         if anchor is None:
-            if any(o.anchor == event.anchor for o in self.stack):
-                raise self.fail(event, path, f"alias '*{name}' refers to the value it is inside")
             raise self.fail(event, path, f"alias '*{name}' has no anchor '&{name}' before it")
         if is_key:
             if isinstance(anchor.value, (dict, list)):
