@@ -7,7 +7,6 @@ exit 2; anything unexpected becomes a short internal-error line and exit 3.
 from __future__ import annotations
 
 import enum
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -65,6 +64,7 @@ _state: dict[str, Any] = {"debug": False}
 
 
 def _emit_json(value: Any) -> None:
+    import json
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 

@@ -14,10 +14,13 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesref.errors import CorpusError, did_you_mean
-from rulesref.source import Loaded, PathKey, load_yaml
+
+if TYPE_CHECKING:  # the YAML reader is imported only when a pack is actually read:
+    # `ask` answers from its cached index without it
+    from rulesref.source import Loaded, PathKey
 
 CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 """``<topic>.<name>``: lowercase words and hyphens, dot-separated."""
@@ -258,6 +261,8 @@ def _display(path: Path) -> str:
 
 def load_game(folder: Path) -> Game:
     """Load one rule pack. Raises CorpusError on a malformed file."""
+    from rulesref.source import load_yaml
+
     game_file = folder / "game.yaml"
     if not game_file.is_file():
         raise CorpusError("rule pack has no game.yaml", file=_display(folder))

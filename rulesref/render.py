@@ -7,17 +7,17 @@ come through here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
-from rulesref.corpus import Clause, Game, Misreading, Reading
-from rulesref.lookup import Answer
-from rulesref.ruling import Ruling, Verdict
+if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does not show
+    from rulesref.corpus import Clause, Game, Misreading, Reading
+    from rulesref.lookup import Answer
+    from rulesref.ruling import Ruling
 
 class _Console(Console):
     def on_broken_pipe(self) -> None:
@@ -97,6 +97,8 @@ def clause(game: Game, c: Clause) -> None:
 
 
 def page(number: int, found: Sequence[tuple[Game, Clause]]) -> None:
+    from rich.table import Table
+
     if not found:
         console.print(f"No clause cites page {number}.")
         return
@@ -107,6 +109,8 @@ def page(number: int, found: Sequence[tuple[Game, Clause]]) -> None:
 
 
 def games(found: Sequence[Game]) -> None:
+    from rich.table import Table
+
     table = Table("id", "title", "aliases", "pages", "clauses", "readings")
     for g in found:
         table.add_row(
@@ -140,7 +144,7 @@ def readings(found: Sequence[Reading]) -> None:
             )
 
 
-_VERDICT_STYLE = {Verdict.LEGAL: "bold green", Verdict.ILLEGAL: "bold red", Verdict.UNDETERMINED: "bold yellow"}
+_VERDICT_STYLE = {"legal": "bold green", "illegal": "bold red", "undetermined": "bold yellow"}
 
 
 def rulings(found: Sequence[Ruling], *, full: bool | None = None) -> None:
@@ -165,7 +169,7 @@ def brief(found: Sequence[Ruling]) -> None:
         tally[r.verdict.value] = tally.get(r.verdict.value, 0) + 1
         mark = " " if r.expect is None else ("✓" if r.expect.ok else "✗")
         out.append(f"{mark} ", style="green" if mark == "✓" else "bold red")
-        out.append(f"{r.verdict.value.upper():<12}", style=_VERDICT_STYLE[r.verdict])
+        out.append(f"{r.verdict.value.upper():<12}", style=_VERDICT_STYLE[r.verdict.value])
         out.append(r.title)
         out.append(f"  {r.file} · {_pages(r.pages) if r.pages else 'no pages'}\n", style="dim")
         if r.expect is not None and not r.expect.ok:
@@ -181,9 +185,11 @@ def brief(found: Sequence[Ruling]) -> None:
 
 
 def ruling(r: Ruling) -> None:
+    from rich.table import Table
+
     from rulesref.games import engine_for, find_game
 
-    head = Text.assemble((r.verdict.value.upper(), _VERDICT_STYLE[r.verdict]), "  ", (r.title, "bold"))
+    head = Text.assemble((r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), "  ", (r.title, "bold"))
     parts: list[Any] = [Text(r.summary)]
     drawing = getattr(engine_for(find_game(r.game)), "draw", None)
     picture = drawing(r) if drawing else None
