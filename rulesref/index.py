@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 2
+FORMAT = 3
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -224,6 +225,30 @@ def terms_of(text: str, phrases: dict[str, list[str]], longest: int) -> list[str
     return [t for t, _ in analyse(words(text), phrases, longest)]
 
 
+# --- packing ------------------------------------------------------------------------
+
+
+def ints(values: Iterable[int]) -> bytes:
+    """Small non-negative integers packed (clause and line numbers)."""
+    return array("I", values).tobytes()
+
+
+def floats(values: Iterable[float]) -> bytes:
+    return array("d", values).tobytes()
+
+
+def unpack_ints(data: bytes) -> array[int]:
+    out = array("I")
+    out.frombytes(data)
+    return out
+
+
+def unpack_floats(data: bytes) -> array[float]:
+    out = array("d")
+    out.frombytes(data)
+    return out
+
+
 # --- building -----------------------------------------------------------------------
 
 
@@ -246,15 +271,20 @@ def clause_record(c: Any) -> dict[str, Any]:
     }
 
 
-# --- building -----------------------------------------------------------------------
 #
 # One game's index:
 #   id, title, aliases, names      who the game is; ``names`` are words that only pick it
 #   phrases, longest               the glossary as stemmed phrase -> concepts
 #   vocab                          surface word -> count, for typo correction
-#   postings                       term -> (idf, clause indexes, saturated BM25F weights)
+#   postings                       term -> (idf, clause indexes, saturated BM25F weights,
+#                                  evidence factor); the lists packed as bytes (see ints)
 #   unknown                        the idf of a word no clause uses
-#   lines                          the clauses' question-like lines, for phrasing similarity
+#   lines                          the clauses' question-like lines, for phrasing similarity,
+#                                  packed the same way
+#
+# Lists of numbers are packed (array bytes) because unpacking a few hundred thousand small
+# Python objects on every start would cost more than the whole query: only the lists of
+# the question's own terms are ever unpacked.
 #   claims                         per clause, the line numbers of its misreading claims
 #   clauses                        per clause, its record marshalled: decoded only for hits
 
@@ -309,7 +339,7 @@ def _build(
         "phrases": phrases,
         "longest": longest,
         "vocab": _vocab(game, records),
-        "postings": postings,
+        "postings": {t: (idf, ints(docs), floats(sats), ev) for t, (idf, docs, sats, ev) in postings.items()},
         "unknown": unknown,
         "lines": lines,
         "claims": claims,
@@ -396,7 +426,11 @@ def _lines(
             if is_claim:
                 mine.append(line)
         claims.append(tuple(mine))
-    lines = {"owners": tuple(owners), "norms": tuple(norms), "inverted": {t: tuple(v) for t, v in inverted.items()}}
+    lines = {
+        "owners": ints(owners),
+        "norms": floats(norms),
+        "inverted": {t: (ints(li for li, _ in v), floats(w for _, w in v)) for t, v in inverted.items()},
+    }
     return lines, tuple(claims)
 
 
@@ -416,7 +450,7 @@ def _name_words(game: Game, postings: dict[str, Any], phrases: dict[str, list[st
     title = {
         w
         for w in words(f"{game.title} {game.id.replace('-', ' ')}")
-        if len(w) > 4 and len(postings.get(stem(w), ((),) * 4)[1]) <= 1
+        if len(w) > 4 and len(postings.get(stem(w), ((),) * 4)[1]) <= 1  # raw postings: a tuple of clauses
     }
     names = {w for w in aliases | title if stem(w) not in in_glossary and w not in STOP}
     return tuple(sorted(w for w in names if len(w) > 2 and not w.isdigit()))

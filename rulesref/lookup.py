@@ -235,9 +235,12 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
     got: dict[int, float] = {}
     evidence: dict[int, float] = {}
     for term, weight in terms.items():
-        idf, clauses, sats, specific = postings.get(term, (g["unknown"] * UNKNOWN, (), (), 0.0))
+        if term not in postings:
+            total += weight * g["unknown"] * UNKNOWN
+            continue
+        idf, clauses, sats, specific = postings[term]
         total += weight * idf
-        for ci, sat in zip(clauses, sats, strict=True):
+        for ci, sat in zip(index.unpack_ints(clauses), index.unpack_floats(sats), strict=True):
             got[ci] = got.get(ci, 0.0) + weight * idf * sat
             evidence[ci] = evidence.get(ci, 0.0) + weight * idf * sat * specific
     return {ci: s / total for ci, s in got.items()}, evidence
@@ -246,19 +249,20 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
 def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, tuple[int, float]]]:
     """Per clause: the cosine of its closest line, and of its closest misreading claim."""
     postings: dict[str, Any] = g["postings"]
-    lines: dict[str, Any] = g["lines"]
+    inverted: dict[str, tuple[bytes, bytes]] = g["lines"]["inverted"]
     norm = 0.0
     dot: dict[int, float] = {}
     for term, weight in terms.items():
         idf = postings[term][0] if term in postings else g["unknown"] * UNKNOWN
         norm += (weight * idf) ** 2
-        for li, line_weight in lines["inverted"].get(term, ()):
+        lines, weights = inverted.get(term, (b"", b""))
+        for li, line_weight in zip(index.unpack_ints(lines), index.unpack_floats(weights), strict=True):
             dot[li] = dot.get(li, 0.0) + weight * line_weight * idf * idf
+    owners, norms = index.unpack_ints(g["lines"]["owners"]), index.unpack_floats(g["lines"]["norms"])
+    sims = {li: d / (math.sqrt(norm) * norms[li]) for li, d in dot.items()}
     best: dict[int, float] = {}
-    sims = {li: d / (math.sqrt(norm) * lines["norms"][li]) for li, d in dot.items()}
     for li, sim in sims.items():
-        ci = lines["owners"][li]
-        best[ci] = max(best.get(ci, 0.0), sim)
+        best[owners[li]] = max(best.get(owners[li], 0.0), sim)
     claims: dict[int, tuple[int, float]] = {}
     for ci in best:
         found = [(j, sims[li]) for j, li in enumerate(g["claims"][ci]) if li in sims]
