@@ -344,10 +344,46 @@ def _internal(exc: BaseException, where: str | None = None) -> None:
     )
 
 
+def _plain_ask(argv: list[str]) -> dict[str, Any] | None:
+    """The arguments of a plain ``ask QUESTION [--game X] [--top N] [--json]``, else None.
+
+    That is what people type at the table, and its start-up time is a promise: typer's
+    parsing of eight commands costs more than the lookup itself. So this one form calls
+    the same ``ask`` function directly; anything else (help, odd options) goes to typer.
+    """
+    if not argv or argv[0] != "ask":
+        return None
+    found: dict[str, Any] = {"question": None, "game": None, "top": 5, "as_json": False}
+    rest = iter(argv[1:])
+    for arg in rest:
+        if arg == "--json":
+            found["as_json"] = True
+        elif arg in ("--game", "-g", "--top", "-n"):
+            value = next(rest, None)
+            if value is None or value.startswith("-"):
+                return None
+            if arg in ("--game", "-g"):
+                found["game"] = value
+            elif value.isdigit():
+                found["top"] = int(value)
+            else:
+                return None
+        elif arg.startswith("-") or found["question"] is not None:
+            return None
+        else:
+            found["question"] = arg
+    return found if found["question"] is not None else None
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the app on ``argv`` and return the exit code; every failure becomes a line or two."""
-    _state["debug"] = "--debug" in (argv if argv is not None else sys.argv[1:])
+    args = sys.argv[1:] if argv is None else argv
+    _state["debug"] = "--debug" in args
+    plain = _plain_ask(args)
     try:
+        if plain is not None:
+            ask(**plain)
+            return Exit.OK
         code = app(args=argv, standalone_mode=False, prog_name="rulesref")
     except RulesrefError as exc:
         _error(exc)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rulesref import __version__
 
 
@@ -172,3 +174,35 @@ def test_every_command_has_help_and_is_documented(cli) -> None:
         assert f"rulesref {name}" in readme, f"`{name}` is missing from README.md"
         r = cli(name, "--help")
         assert r.code == 0 and "Usage:" in r.out
+
+
+PLAIN_ASKS = [
+    ("can the DA pawn go thru a wall??",),
+    ("does evading count as defeating", "--game", "pacg", "--json"),
+    ("walls", "-n", "2", "--json"),
+    ("what's the capital of France", "--json"),
+    ("walls", "--game", "chess"),
+]
+
+
+@pytest.mark.parametrize("args", PLAIN_ASKS)
+def test_plain_ask_fast_path_answers_exactly_as_typer_does(cli, args: tuple[str, ...]) -> None:
+    """A plain `ask` skips typer's parsing for speed; `--` sends the same question through typer."""
+    from rulesref.cli import _plain_ask
+
+    question, *options = args
+    assert _plain_ask(["ask", *args]) is not None
+    fast = cli("ask", *args)
+    via_typer = cli("ask", *options, "--", question)
+    assert _plain_ask(["ask", *options, "--", question]) is None
+    assert (fast.code, fast.out, fast.err) == (via_typer.code, via_typer.out, via_typer.err)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["ask"], ["ask", "--help"], ["ask", "a", "b"], ["ask", "x", "--top"], ["ask", "x", "--top", "-1"], ["show"]],
+)
+def test_anything_but_a_plain_ask_goes_through_typer(argv: list[str]) -> None:
+    from rulesref.cli import _plain_ask
+
+    assert _plain_ask(argv) is None
