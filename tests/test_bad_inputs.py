@@ -449,7 +449,7 @@ CASES = [
     ),
     Bad(
         "page-not-a-number",
-        "Error: Invalid value for 'number': Input should be a valid integer, unable to parse string as an integer\n"
+        "Error: Invalid value for 'number': 'abc' is not a valid int.\n"
         "Try 'rulesref page --help' for help.\n",
         args=("page", "abc"),
     ),
