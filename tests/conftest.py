@@ -10,6 +10,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_index_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Tests keep `ask`'s index cache in a temp folder, never in the user's ~/.cache."""
+    import os
+
+    old = os.environ.get("RULESREF_CACHE")
+    os.environ["RULESREF_CACHE"] = str(tmp_path_factory.mktemp("index-cache"))
+    yield
+    if old is None:
+        os.environ.pop("RULESREF_CACHE", None)
+    else:
+        os.environ["RULESREF_CACHE"] = old
+
+
 @dataclass
 class Result:
     code: int
