@@ -1,6 +1,6 @@
 """Benchmark `rulesref ask` against a plain BM25 baseline, and time a cold `ask`.
 
-    python bench/lookup.py [--questions FILE] [--runs N] [--no-timing]
+    python bench/lookup.py [--questions FILE] [--runs N] [--no-timing] [--loo N] [--perturb]
 
 Each question (bench/questions.yaml: q, id, also, game, kind) is asked of every game at
 once, as a player would. A question counts as right at top-1 when the first result is its
@@ -8,6 +8,11 @@ once, as a player would. A question counts as right at top-1 when the first resu
 MRR uses the rank of the first right id in the first ten (0 when absent). The baseline is
 Okapi BM25 over each clause's title, text, asks and tags: lowercase alphanumeric words,
 no stemming, no stop words, no glossary, no typo tolerance.
+
+Generalisation checks that use no held-out questions: ``--loo N`` asks N of the clauses'
+own ``asks`` (a fixed sample; 0 = all) of an index built without that ask, and
+``--perturb`` asks machine-made variants of the question set: one word dropped, a 1-edit
+typo in a short word, and everything lowercased with the punctuation stripped.
 
 Timing: the installed `rulesref ask` (the console script beside this Python) against
 `python -c "import typer, rich, rapidfuzz, yaml"`, run alternately, with the index cache
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random as random_module
 import resource
 import shutil
 import statistics
@@ -168,6 +174,90 @@ def misreading_flags(questions: Sequence[Question]) -> tuple[int, int, int, int]
     return hit_m, n_m, hit_o, n_o
 
 
+# --- generalisation checks -------------------------------------------------------------
+
+
+def leave_one_out(sample: int, seed: int = 1) -> Tally:
+    """Each sampled ask of a clause, asked of an index built without that ask."""
+    import dataclasses
+    import random
+
+    from rulesref import cache, index
+    from rulesref.corpus import rules_root
+
+    games = [load_game(folder) for folder in game_folders()]
+    items = [(gi, c, j) for gi, g in enumerate(games) for c in g.clauses.values() for j in range(len(c.asks))]
+    if sample and sample < len(items):
+        items = random.Random(seed).sample(items, sample)
+    root = rules_root().resolve()
+    key = cache.key(root)
+    tally = Tally()
+    for gi, c, j in items:
+        fewer = dataclasses.replace(c, asks=tuple(a for k, a in enumerate(c.asks) if k != j))
+        game = dataclasses.replace(games[gi], clauses={**games[gi].clauses, c.id: fewer})
+        built = index.build_games([game if k == gi else g for k, g in enumerate(games)])
+        lookup._loaded.clear()
+        lookup._loaded[key] = {"key": key, "games": built}
+        tally.add([h.clause.id for h in lookup.ask(c.asks[j], top=DEPTH).hits], frozenset({c.id}))
+    lookup._loaded.clear()
+    return tally
+
+
+def _function_words() -> frozenset[str]:
+    from rulesref.index import STOP
+
+    return STOP | {"or", "what", "when", "who", "how", "why", "which", "where"}
+
+
+def perturbations(questions: Sequence[Question], seed: int = 1) -> dict[str, list[Question]]:
+    """Machine-made variants of the questions: a word dropped, a short word misspelt, plain lowercase."""
+    import random
+    import re
+
+    rnd = random.Random(seed)
+    function = _function_words()
+    out: dict[str, list[Question]] = {"drop a word": [], "typo in a short word": [], "lowercase, no punctuation": []}
+    for q in questions:
+        ws = q.q.split()
+        if len(ws) >= 4:
+            k = rnd.randrange(len(ws))
+            out["drop a word"].append(_variant(q, " ".join(ws[:k] + ws[k + 1 :])))
+        short = [i for i, w in enumerate(ws) if 3 <= len(w) <= 4 and w.isalpha() and w.lower() not in function]
+        if short:
+            i = rnd.choice(short)
+            out["typo in a short word"].append(_variant(q, " ".join([*ws[:i], _typo(ws[i], rnd), *ws[i + 1 :]])))
+        out["lowercase, no punctuation"].append(_variant(q, re.sub(r"[^\w\s]", "", q.q.lower())))
+    return out
+
+
+def _variant(q: Question, text: str) -> Question:
+    return Question(text, q.id, q.also, q.game, q.kind)
+
+
+def _typo(word: str, rnd: random_module.Random) -> str:
+    """One edit after the first letter: a letter changed, dropped, doubled or swapped."""
+    i = rnd.randrange(1, len(word))
+    kind = rnd.choice(("change", "drop", "double", "swap"))
+    if kind == "change":
+        return word[:i] + rnd.choice([c for c in "aeiourstnl" if c != word[i]]) + word[i + 1 :]
+    if kind == "drop":
+        return word[:i] + word[i + 1 :]
+    if kind == "double":
+        return word[:i] + word[i] + word[i:]
+    j = i if i < len(word) - 1 else i - 1
+    return word[:j] + word[j + 1] + word[j] + word[j + 2 :] if j >= 1 else word[:i] + word[i] + word[i:]
+
+
+def print_generalisation(questions: Sequence[Question], loo: int | None, perturb: bool) -> None:
+    if perturb:
+        print("\nperturbed questions (top-1 top-3 MRR):")
+        for name, variants in perturbations(questions).items():
+            print(f"  {name:32} {evaluate(variants, rulesref_ranker()).overall.row()}  {len(variants):3}")
+    if loo is not None:
+        tally = leave_one_out(loo)
+        print(f"\nleave-one-out over the clauses' asks (top-1 top-3 MRR): {tally.row()}  {tally.n:3}")
+
+
 # --- timing --------------------------------------------------------------------------
 
 
@@ -247,6 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=ROOT / "bench" / "questions.yaml")
     parser.add_argument("--runs", type=int, default=10, help="timed runs of each command")
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--loo", type=int, metavar="N", help="leave-one-out over N sampled asks (0: all)")
+    parser.add_argument("--perturb", action="store_true", help="also ask perturbed variants of the questions")
     args = parser.parse_args(argv)
     questions = load_questions(args.questions)
     clauses = [c for folder in game_folders() for c in load_game(folder).clauses.values()]
@@ -258,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     hit_m, n_m, hit_o, n_o = misreading_flags(questions)
     print(f"\nmisreading flagged on the top answer: {hit_m}/{n_m} misreading questions, {hit_o}/{n_o} others")
     print_misses(ours)
+    print_generalisation(questions, args.loo, args.perturb)
     if not args.no_timing:
         timing(args.runs)
     return 0
