@@ -118,6 +118,8 @@ IMPLIED = 0.5
 """Query weight of a concept implied by a longer one (``=dark arts`` inside ``=dark arts pawn``)."""
 PLAIN_EVIDENCE = 0.5
 """Evidence factor of a plain word relative to a glossary term."""
+ASKS_ONLY_EVIDENCE = 0.5
+"""Evidence factor of a word only players' phrasings use, never a rule ("like in chess")."""
 PART = 0.3
 """Query weight of a word inside a glossary phrase ("protected" in "Protected Area")."""
 
@@ -382,10 +384,12 @@ def _postings(fields: list[dict[str, list[str]]], idf: dict[str, float], df: dic
     The evidence factor says how much a match on the term shows that a question is about
     this game at all: the share of the clauses using it that are this game's (words every
     rulebook uses, like "turn", show little), less for a plain word than for a glossary
-    term ("time" could be anything; "banish" is this game's)."""
+    term ("time" could be anything; "banish" is this game's), and less again for a word
+    only the asks use (players compare with other games: "like in chess")."""
     n = len(fields)
     avg = {f: (sum(len(d[f]) for d in fields) / n if n else 0.0) or 1.0 for f in FIELDS}
     acc: dict[str, dict[int, float]] = {}
+    ruled = {t for d in fields for f, ts in d.items() if f != "asks" for t in ts}
     for i, d in enumerate(fields):
         for f, (weight, b) in FIELDS.items():
             norm = 1 - b + b * len(d[f]) / avg[f]
@@ -397,7 +401,10 @@ def _postings(fields: list[dict[str, list[str]]], idf: dict[str, float], df: dic
             idf[term],
             tuple(sorted(docs)),
             tuple(docs[i] / (K1 + docs[i]) for i in sorted(docs)),
-            len(docs) / df[term] * (1.0 if term.startswith("=") else PLAIN_EVIDENCE),
+            len(docs)
+            / df[term]
+            * (1.0 if term.startswith("=") else PLAIN_EVIDENCE)
+            * (1.0 if term in ruled else ASKS_ONLY_EVIDENCE),
         )
         for term, docs in acc.items()
     }

@@ -24,6 +24,11 @@ from rulesref.errors import CorpusError, RulesrefError, UnknownNameError, did_yo
 
 MIN_SCORE = 0.2
 """Below this the best match is not presented as the answer (bench/lookup.py, tests/test_lookup.py)."""
+CHATTER_SCORE = 0.1
+STRONG_EVIDENCE = 3.0
+STRONG_TERMS = 2
+"""A match below MIN_SCORE is still presented with a score of CHATTER_SCORE, evidence of
+STRONG_EVIDENCE and STRONG_TERMS matched terms: a real question amid chatter."""
 COVERAGE_SHARE = 0.8
 """How much of the score is coverage; the rest is phrasing."""
 EVIDENCE = 3.0
@@ -36,6 +41,8 @@ OTHER_GAME = 0.8
 """Score factor for the games a question does not name when it names one."""
 TYPO_MIN = 75.0
 """rapidfuzz ratio (0..100) a misspelt word needs to a corpus word to be read as it."""
+SHORT_COUNT = 2
+"""How often a corpus word must occur to be the reading of a misspelt three- or four-letter word."""
 MISREADING_MIN = 0.2
 """Similarity to a claim that flags a misreading when the question asserts something."""
 MISREADING_CLOSE = 0.8
@@ -50,6 +57,9 @@ LONGEST_WORD = 40
 _CONFIRM = (
     r"\b(right|correct|yes|yeah|yep|yea|ok|okay|true|surely|huh|eh|innit|is(nt| not) it|do(nt|esnt) (it|they|we))"
     r"\W*$|(,|;|—|-)\s*so\b|\bi thought\b|\bwe(ve| have) been\b|\bpretty sure\b|\bi was told\b"
+    # a claim reported, then questioned: "he says he gets another turn. does he?"
+    r"|\b(says?|said|claims?|claimed|reckons?|insists?|thinks?)\b.*\b(does|do|did|can|could|is|are|was|will|should)"
+    r"\s+(he|she|they|it|that|this|we|i|you)\b(\s+\w+)?\W*$"
 )
 
 
@@ -160,6 +170,10 @@ class _Scored(NamedTuple):  # a NamedTuple: cheaper to define than a dataclass, 
     clause: int
     claim: tuple[int, float] | None
     """The clause's closest misreading claim: (its number, similarity)."""
+    evidence: float
+    """The matched weight behind the score (see score_game)."""
+    matched: int
+    """How many of the question's terms the clause matches."""
 
 
 def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
@@ -175,7 +189,7 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))
     ranked = _rank(query, tokens, games, every)
-    if not ranked or ranked[0].score < MIN_SCORE:
+    if not ranked or not answers(ranked[0]):
         near = tuple(_suggestion(games[r.game], r.clause) for r in ranked[:SUGGESTIONS] if r.score > 0)
         return Answer(query, chosen, (), "no clause matches this question well", near)
     claims = asserts(query)
@@ -193,7 +207,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
         found = score_game(g, words, NAMED_EVIDENCE if g["id"] in named else 0.0)
-        ranked += [_Scored(s * factor, gi, ci, claim) for ci, s, claim in found]
+        ranked += [_Scored(s * factor, gi, ci, claim, ev, n) for ci, s, claim, ev, n in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
@@ -205,20 +219,35 @@ def _no_words(query: str) -> str:
 
 def score_game(
     g: dict[str, Any], words: list[str], bonus: float = 0.0
-) -> list[tuple[int, float, tuple[int, float] | None]]:
-    """(clause index, score 0..1, closest claim) for every clause the words touch.
+) -> list[tuple[int, float, tuple[int, float] | None, float, int]]:
+    """(clause index, score 0..1, closest claim, evidence, matched terms) for every clause
+    the words touch.
 
     ``bonus`` is evidence the question gives otherwise, such as naming the game."""
     terms = _query_terms(g, words)
     if not terms:
         return []
-    coverage, evidence = _coverage(g, terms)
+    coverage, evidence, matched = _coverage(g, terms)
     phrasing, claims = _phrasing(g, terms)
     out = []
     for ci in coverage.keys() | phrasing.keys():
         blend = COVERAGE_SHARE * coverage.get(ci, 0.0) + (1 - COVERAGE_SHARE) * phrasing.get(ci, 0.0)
-        out.append((ci, blend * min(1.0, (evidence.get(ci, 0.0) + bonus) / EVIDENCE), claims.get(ci)))
+        shown = evidence.get(ci, 0.0) + bonus
+        out.append((ci, blend * min(1.0, shown / EVIDENCE), claims.get(ci), shown, matched.get(ci, 0)))
     return out
+
+
+def answers(r: _Scored) -> bool:
+    """Whether the best match is presented as the answer.
+
+    A score of MIN_SCORE is enough. A question padded with words no rule uses ("my sister
+    and I were arguing at the pub last night") scores lower, since its unknown words count
+    against every clause's coverage; it still gets an answer when the clause matches many
+    of its terms with strong evidence.
+    """
+    if r.score >= MIN_SCORE:
+        return True
+    return r.score >= CHATTER_SCORE and r.evidence >= STRONG_EVIDENCE and r.matched >= STRONG_TERMS
 
 
 def _query_terms(g: dict[str, Any], words: list[str]) -> dict[str, float]:
@@ -230,13 +259,15 @@ def _query_terms(g: dict[str, Any], words: list[str]) -> dict[str, float]:
     return terms
 
 
-def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, float]]:
-    """Per clause: the share of the question's idf weight it matches, and the evidence that
-    the question is about this game at all (the matched weight, times specificity)."""
+def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, float], dict[int, int]]:
+    """Per clause: the share of the question's idf weight it matches, the evidence that
+    the question is about this game at all (the matched weight, times specificity), and
+    how many of the question's full-weight terms it matches."""
     postings: dict[str, Any] = g["postings"]
     total = 0.0
     got: dict[int, float] = {}
     evidence: dict[int, float] = {}
+    matched: dict[int, int] = {}
     for term, weight in terms.items():
         if term not in postings:
             total += weight * g["unknown"] * UNKNOWN
@@ -246,7 +277,9 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
         for ci, sat in zip(index.unpack_ints(clauses), index.unpack_floats(sats), strict=True):
             got[ci] = got.get(ci, 0.0) + weight * idf * sat
             evidence[ci] = evidence.get(ci, 0.0) + weight * idf * sat * specific
-    return {ci: s / total for ci, s in got.items()}, evidence
+            if weight >= 1.0:
+                matched[ci] = matched.get(ci, 0) + 1
+    return {ci: s / total for ci, s in got.items()}, evidence, matched
 
 
 def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, tuple[int, float]]]:
@@ -375,10 +408,18 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
     commonest word it is the start of ("hench" -> "henchman"), else the word itself.
 
     A five-letter word may only have gained or lost a letter: one changed letter in a word
-    that short is as often another real word ("flush", "flash").
+    that short is as often another real word ("flush", "flash"). A three- or four-letter
+    word is read as the commonest word one edit away (a letter changed, dropped, added, or
+    two swapped: "dose" -> "does", "bak" -> "back", "limt" -> "limit").
     """
-    if not 4 <= len(t) <= LONGEST_WORD or t.isdigit():
+    if len(t) < 3 or len(t) > LONGEST_WORD or t.isdigit():
         return t
+    if len(t) <= 4:
+        near = [w for w in _edits(t) if w[0] == t[0] and len(w) >= 3 and _short_reading(vocab, t, w)]
+        if near:
+            return max(near, key=lambda w: (vocab.get(w, 0), w))
+        if len(t) < 4:
+            return t
     from rapidfuzz import fuzz, process
 
     cutoff = TYPO_MIN if len(t) > 5 else 85.0
@@ -392,3 +433,26 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
         return str(max(found, key=lambda f: (f[1], vocab.get(f[0], 0), f[0]))[0])
     longer = [w for w in vocab if w.startswith(t) and len(w) <= 2 * len(t)]
     return max(longer, key=lambda w: (vocab[w], w)) if longer else t
+
+
+def _short_reading(vocab: dict[str, int], t: str, w: str) -> bool:
+    """Whether ``w`` may be read for the short unknown word ``t``: a function word or a word
+    the corpus uses more than once; a changed letter only in a four-letter word ("dog" is
+    not "dmg")."""
+    if w not in index.STOP and vocab.get(w, 0) < SHORT_COUNT:
+        return False
+    return len(w) != len(t) or sorted(w) == sorted(t) or len(t) >= 4
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _edits(t: str) -> set[str]:
+    """Every string one edit from ``t`` (Damerau: a transposition is one edit)."""
+    cut = [(t[:i], t[i:]) for i in range(len(t) + 1)]
+    return (
+        {a + b[1:] for a, b in cut if b}
+        | {a + b[1] + b[0] + b[2:] for a, b in cut if len(b) > 1}
+        | {a + c + b[1:] for a, b in cut if b for c in _LETTERS}
+        | {a + c + b for a, b in cut for c in _LETTERS}
+    ) - {t}
