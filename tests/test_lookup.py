@@ -400,3 +400,30 @@ def test_installed_command_answers_as_the_cli_does(cli, args: tuple[str, ...]) -
     done = subprocess.run([sys.executable, "-m", "rulesref", *args], env=env, capture_output=True, text=True, cwd=ROOT)
     r = cli(*args)
     assert (done.returncode, done.stdout, done.stderr) == (r.code, r.out, r.err)
+
+
+def test_short_word_typos_are_read_as_the_word_meant(cli) -> None:
+    """'dose' and 'bak' are three- and four-letter typos the long-word correction cannot reach."""
+    for question, expected in [
+        ("dose the DA pawn ignore obstacles", "move.obstacles-dark-arts"),
+        ("can a house pawn go bak the way it came", "move.no-backtrack"),
+    ]:
+        data = json.loads(cli("ask", question, "--json").out)
+        assert data["results"] and data["results"][0]["id"] == expected, (question, data["results"][:1])
+
+
+def test_a_real_question_buried_in_chatter_is_still_answered(cli) -> None:
+    question = (
+        "we have been arguing for an hour and my sister is furious lol. "
+        "can a house pawn go through a castle wall"
+    )
+    data = json.loads(cli("ask", question, "--json").out)
+    assert data["results"] and data["results"][0]["id"] == "move.walls"
+
+
+def test_a_reported_claim_is_flagged_as_a_misreading(cli) -> None:
+    question = "my brother says the dark arts can discard when it replenishes, can he?"
+    data = json.loads(cli("ask", question, "--json").out)
+    top = data["results"][0]
+    assert top["id"] == "replenish.dark-arts-no-discard"
+    assert top["misreading"] is not None and top["misreading"]["correction"]
