@@ -35,7 +35,8 @@ def _pages(pages: Sequence[int]) -> str:
 
 def answer(a: Answer) -> None:
     if not a.hits:
-        console.print(f"[bold]No clause answers this well.[/] {escape(a.message or '')}")
+        message = a.message or "no clause matches this question well"
+        console.print(f"[bold]{escape(message[0].upper() + message[1:])}.[/]")
         if a.suggestions:
             console.print("Nearest topics: " + "; ".join(escape(s) for s in a.suggestions))
         console.print("Try other words, or `rulesref page N` to browse a page.")
