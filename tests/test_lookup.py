@@ -78,7 +78,7 @@ def test_text_output_when_nothing_matches_says_so(cli) -> None:
     r = cli("ask", "asdf qwer")
     assert r.code == 0
     assert r.out.startswith("No clause matches this question well.\n")
-    assert "Nearest topics" in r.out
+    assert "Try other words" in r.out
 
 
 # --- options -------------------------------------------------------------------------
