@@ -377,7 +377,7 @@ def _read_moves(s: Situation, raw: Any, where: PathKey) -> tuple[Move, ...]:
         entries = []
         for i, item in enumerate(raw):
             if not isinstance(item, dict) or set(item) - {"pawn", "path"} or "pawn" not in item or "path" not in item:
-                extra = sorted(set(item) - {"pawn", "path"}) if isinstance(item, dict) else []
+                extra = sorted(set(item) - {"pawn", "path"}, key=str) if isinstance(item, dict) else []
                 hint = did_you_mean(str(extra[0]), ("pawn", "path")) if extra else None
                 raise doc.error((*where, i), "a move is {pawn: ID, path: [START, SPACE, ...]}", hint=hint)
             entries.append(((*where, i, "path"), item["pawn"], item["path"]))

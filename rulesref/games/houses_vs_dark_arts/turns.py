@@ -216,7 +216,9 @@ def read_turn(doc: Loaded, houses: list[str]) -> Turn | None:
             raise doc.error(("turn", "house"), f"expected the house whose turn it is, one of {known}, got {house!r}")
     elif house is not None:
         raise doc.error(("turn", "house"), "a Dark Arts turn has no house")
-    phase = _PHASE_ALIASES.get(raw.get("phase", "normal"), raw.get("phase"))
+    phase = raw.get("phase", "normal")
+    if isinstance(phase, str):  # a list or mapping cannot be an alias key: refused just below
+        phase = _PHASE_ALIASES.get(phase, phase)
     if phase not in PHASES:
         raise doc.error(("turn", "phase"), f"expected phase: {' or '.join(PHASES)}, got {phase!r}")
     out = raw.get("final-hands-out")

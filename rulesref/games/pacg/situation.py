@@ -397,8 +397,9 @@ def _read_event(r: _Reader, i: int, item: Any, people: _People) -> ev.Event:
     m = r.mapping(path, item, allowed, "an event")
     if "step" not in m:
         raise r.fail(path, "missing required key 'step'", hint="every event is tagged with its step, e.g. step: check")
+    name = r.text((*path, "step"), m["step"], "a step name")  # its own error, not wrapped below
     try:
-        step = read_step(r.text((*path, "step"), m["step"], "a step name"))
+        step = read_step(name)
     except ValueError as exc:
         raise r.fail((*path, "step"), str(exc)) from None
     kinds = [k for k in m if k in ev.KINDS]
