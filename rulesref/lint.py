@@ -33,7 +33,7 @@ def lint(scenarios: Path | None = None) -> list[str]:
         for game in games:
             problems += coverage(game, folder / game.id)
     elif scenarios is not None:
-        problems.append(f"{scenarios}: scenario folder not found")
+        raise RulesrefError("scenario folder not found", file=str(scenarios), field="--scenarios")
     return problems
 
 
