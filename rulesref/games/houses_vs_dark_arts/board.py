@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulesref.errors import did_you_mean
+from rulesref.games.houses_vs_dark_arts.path import ALL_HOUSES
 from rulesref.source import Loaded, PathKey
 
 if TYPE_CHECKING:
@@ -476,6 +477,10 @@ def _side_and_house(
                 f"unknown house {spec['house']!r}: not among the houses in play",
                 hint=did_you_mean(house, houses) or f"houses: {', '.join(houses)}",
             )
+        if houses is None and house not in ALL_HOUSES:
+            near = did_you_mean(house, ALL_HOUSES)
+            if near:  # without a houses: list any name is a house, but a near miss is a typo
+                raise doc.error((*where, "house"), f"unknown house {spec['house']!r}", hint=near)
         return "house", house
     if side == "house":
         if houses is not None and len(houses) == 1:
