@@ -7,6 +7,7 @@ mapping is the game's situation, which its engine reads and validates.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError, did_
 from rulesref.games import find_game
 from rulesref.readings import check_choice
 from rulesref.ruling import Verdict
-from rulesref.source import Loaded, load_yaml
+from rulesref.source import Loaded, PathKey, load_yaml
 
 ENVELOPE = ("game", "title", "readings", "expect", "claims", "notes")
 EXPECT_KEYS = ("verdict", "pages", "clauses", "state")
@@ -74,11 +75,7 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
     if expect is not None:
         if not isinstance(expect, dict):
             raise doc.error(("expect",), f"expected a mapping with some of: {', '.join(EXPECT_KEYS)}")
-        for key in expect:
-            if key not in EXPECT_KEYS:
-                raise doc.error(
-                    ("expect", key), f"unknown key {key!r}", key=True, hint=did_you_mean(str(key), EXPECT_KEYS)
-                )
+        refuse_unknown_keys(doc, ("expect",), expect, EXPECT_KEYS)
         if "verdict" in expect and expect["verdict"] not in VERDICTS:
             raise doc.error(("expect", "verdict"), f"verdict must be one of {', '.join(VERDICTS)}")
         pages = expect.get("pages", [])
@@ -106,6 +103,31 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
             raise doc.error(("claims", who), f"a claim must be one of {', '.join(VERDICTS)}, got {says!r}")
         claims[str(who)] = says
     return Scenario(doc, game, title.strip(), readings, expect, claims)
+
+
+def refuse_unknown_keys(
+    doc: Loaded,
+    path: PathKey,
+    value: dict[Any, Any],
+    allowed: Sequence[str],
+    *,
+    what: str | None = None,
+    keys: str | None = None,
+) -> None:
+    """Name the first key of ``value`` not in ``allowed``: a near miss, else the keys allowed.
+
+    ``what`` ends the message (``unknown key 'x' in a power event``); ``keys`` labels the
+    list offered when no near miss exists (``board keys: grid, walls, ...``).
+    """
+    for key in value:
+        if key not in allowed:
+            listed = f"{keys}: {', '.join(allowed)}" if keys else None
+            raise doc.error(
+                (*path, key),
+                f"unknown key {key!r}" + (f" in {what}" if what else ""),
+                key=True,
+                hint=did_you_mean(str(key), allowed) or listed,
+            )
 
 
 def check_situation_keys(scenario: Scenario, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> None:

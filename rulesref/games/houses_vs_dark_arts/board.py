@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesref.errors import did_you_mean
 from rulesref.games.houses_vs_dark_arts.path import ALL_HOUSES
+from rulesref.scenario import refuse_unknown_keys
 from rulesref.source import Loaded, PathKey
 
 if TYPE_CHECKING:
@@ -155,14 +156,7 @@ class _Reader:
             raise doc.error((), "missing required key 'board'", hint="e.g. board: {grid: 5x4}")
         if not isinstance(raw, dict):
             raise doc.error(("board",), "expected a mapping, e.g. {grid: 5x4, walls: [b1-b2]}")
-        for key in raw:
-            if key not in BOARD_KEYS:
-                raise doc.error(
-                    ("board", key),
-                    f"unknown key {key!r}",
-                    key=True,
-                    hint=did_you_mean(str(key), BOARD_KEYS) or f"board keys: {', '.join(BOARD_KEYS)}",
-                )
+        refuse_unknown_keys(doc, ("board",), raw, BOARD_KEYS, keys="board keys")
         self.raw: dict[str, Any] = raw
         self.spaces: list[str] = []
         self.columns = self.rows = 0
@@ -418,14 +412,7 @@ def read_pawns(doc: Loaded, board: Board, houses: list[str] | None, *, required:
         where: PathKey = ("pawns", pid)
         if not isinstance(spec, dict):
             raise doc.error(where, "expected {house: NAME, at: SPACE} or {side: dark-arts, at: SPACE}")
-        for key in spec:
-            if key not in PAWN_KEYS:
-                raise doc.error(
-                    (*where, key),
-                    f"unknown key {key!r}",
-                    key=True,
-                    hint=did_you_mean(str(key), PAWN_KEYS) or f"pawn keys: {', '.join(PAWN_KEYS)}",
-                )
+        refuse_unknown_keys(doc, where, spec, PAWN_KEYS, keys="pawn keys")
         side, house = _side_and_house(doc, where, spec, houses)
         at = _name(spec.get("at"))
         if "at" not in spec:

@@ -18,7 +18,7 @@ from rulesref.games.houses_vs_dark_arts import drawing
 from rulesref.games.houses_vs_dark_arts import path as path_mod
 from rulesref.games.houses_vs_dark_arts import turns as turns_mod
 from rulesref.referee import Outcome, Trail
-from rulesref.scenario import Scenario
+from rulesref.scenario import Scenario, refuse_unknown_keys
 from rulesref.source import Loaded, PathKey
 
 SITUATION_KEYS = ("board", "houses", "pawns", "path", "players", "turn", "action")
@@ -256,14 +256,7 @@ def read_explore(s: Situation) -> Explore:
         body = {}
     if not isinstance(body, dict):
         raise doc.error(where, "expected {card: ..., moves: [...]}")
-    for key in body:
-        if key not in EXPLORE_KEYS:
-            raise doc.error(
-                (*where, key),
-                f"unknown key {key!r}",
-                key=True,
-                hint=did_you_mean(str(key), EXPLORE_KEYS) or f"explore keys: {', '.join(EXPLORE_KEYS)}",
-            )
+    refuse_unknown_keys(doc, where, body, EXPLORE_KEYS, keys="explore keys")
     moves = _read_moves(s, body.get("moves"), (*where, "moves"))
     card = _read_card(doc, body["card"], (*where, "card")) if body.get("card") is not None else None
     if card is None and moves:
@@ -316,14 +309,7 @@ def _space(s: Situation, value: Any, where: PathKey) -> str:
 def _read_card(doc: Loaded, raw: Any, where: PathKey) -> Card:
     if not isinstance(raw, dict):
         raw = {"movement": raw}  # `card: 3+3` is short for {movement: 3+3}
-    for key in raw:
-        if key not in CARD_KEYS:
-            raise doc.error(
-                (*where, key),
-                f"unknown key {key!r}",
-                key=True,
-                hint=did_you_mean(str(key), CARD_KEYS) or f"card keys: {', '.join(CARD_KEYS)}",
-            )
+    refuse_unknown_keys(doc, where, raw, CARD_KEYS, keys="card keys")
     movement = raw.get("movement", 0)
     m = _MOVEMENT.match(str(movement)) if not isinstance(movement, bool) else None
     if m is None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesref.referee import Outcome, Trail
 from rulesref.ruling import Verdict
+from rulesref.scenario import refuse_unknown_keys
 from rulesref.source import Loaded
 
 if TYPE_CHECKING:
@@ -117,15 +118,12 @@ _TURN_KEYS = ("side", "house", "acquired", "phase", "actions-taken", "played", "
 
 
 def _mapping(doc: Loaded, path: tuple[str, ...], value: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
-    from rulesref.errors import did_you_mean
 
     if value is None:
         return {}
     if not isinstance(value, dict):
         raise doc.error(path, f"expected a mapping with some of: {', '.join(allowed)}")
-    for key in value:
-        if key not in allowed:
-            raise doc.error((*path, key), f"unknown key {key!r}", key=True, hint=did_you_mean(str(key), allowed))
+    refuse_unknown_keys(doc, path, value, allowed)
     return value
 
 

@@ -16,7 +16,7 @@ from rulesref.games.pacg import events as ev
 from rulesref.games.pacg.cards import BANE_TYPES, BOON_TYPES, DAMAGE_TYPES, Card, Character, Henchman, Kind
 from rulesref.games.pacg.checks import UNKNOWN, Chain, CheckSyntaxError, parse_checks
 from rulesref.games.pacg.steps import read_step
-from rulesref.scenario import Scenario
+from rulesref.scenario import Scenario, refuse_unknown_keys
 from rulesref.source import Loaded, PathKey
 
 SITUATION_KEYS = ("character", "local", "distant", "location", "card", "checks", "events")
@@ -137,14 +137,7 @@ class _Reader:
             raise self.fail(
                 path, f"expected a mapping for {what}, got {_kind(value)}", hint=f"keys: {', '.join(allowed)}"
             )
-        for key in value:
-            if key not in allowed:
-                raise self.fail(
-                    (*path, key),
-                    f"unknown key {key!r} in {what}",
-                    key=True,
-                    hint=did_you_mean(str(key), allowed) or f"keys: {', '.join(allowed)}",
-                )
+        refuse_unknown_keys(self.doc, path, value, allowed, what=what, keys="keys")
         return value
 
     def text(self, path: PathKey, value: Any, what: str) -> str:
