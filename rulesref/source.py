@@ -265,10 +265,25 @@ def load_yaml(
     try:
         data = builder.run(yaml.parse(text, Loader=_Loader))
     except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" in (exc.problem or "") and exc.problem_mark is not None:
+            raise _too_deep(text, exc.problem_mark, name, cls) from None
         raise _syntax_error(exc, text, name, cls) from None
     except yaml.YAMLError as exc:
         raise cls(f"not valid YAML: {shorten(str(exc).splitlines()[0], 200)}", file=name) from None
     return Loaded(data, name, builder.marks, builder.key_marks)
+
+
+def _too_deep(text: str, mark: Any, name: str, cls: type[RulesrefError]) -> RulesrefError:
+    """libyaml >= 0.2.5 refuses 1,000 open brackets while it scans ahead, before the builder
+    sees level 41: reading the text up to there gives the builder's own message, the same as
+    with an older libyaml."""
+    try:
+        _Builder(name, cls, text).run(yaml.parse(text[: mark.index], Loader=_Loader))
+    except RulesrefError as exc:
+        return exc
+    except yaml.YAMLError:
+        pass
+    return cls(f"nested deeper than {MAX_DEPTH} levels", file=name, line=mark.line + 1, column=mark.column + 1)
 
 
 def _text_position(text: str, index: int) -> tuple[int, int]:
