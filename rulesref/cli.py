@@ -65,6 +65,7 @@ _state: dict[str, Any] = {"debug": False}
 
 def _emit_json(value: Any) -> None:
     import json
+
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does n
     from rulesref.lookup import Answer
     from rulesref.ruling import Ruling
 
+
 class _Console(Console):
     def on_broken_pipe(self) -> None:
         # rich turns a closed pipe (`rulesref myths | head`) into exit 1, which here means
@@ -180,8 +181,10 @@ def brief(found: Sequence[Ruling]) -> None:
     counts = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
     out.append(f"{len(found)} rulings: {counts}", style="bold")
     if any(r.expect is not None for r in found):
-        out.append(f"; {failed} expectation(s) failed" if failed else "; every expectation held",
-                   style="bold red" if failed else "bold green")
+        out.append(
+            f"; {failed} expectation(s) failed" if failed else "; every expectation held",
+            style="bold red" if failed else "bold green",
+        )
     console.print(out)
 
 
