@@ -125,7 +125,8 @@ def test_binary_file(pack: Path, cli) -> None:
 def test_not_utf8(pack: Path, cli) -> None:
     (pack / "moves.yaml").write_bytes("- id: move.walls\n  title: caf\u00e9\n".encode("latin-1"))
     r = cli("games")
-    assert (r.code, r.err) == (2, "Error: rules/toy/moves.yaml:2:13: file is not UTF-8 text (byte 0xe9); save it as UTF-8\n")
+    expected = "Error: rules/toy/moves.yaml:2:13: file is not UTF-8 text (byte 0xe9); save it as UTF-8\n"
+    assert (r.code, r.err) == (2, expected)
 
 
 LINT = [
