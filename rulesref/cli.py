@@ -257,25 +257,25 @@ def check(
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
     from rulesref.readings import parse_override
-    from rulesref.referee import check_file, scenario_files
+    from rulesref.referee import Crash, check_many, scenario_files
 
     overrides = _checked_overrides([parse_override(r) for r in reading or []])
+    found = list(scenario_files(paths))
+    results = check_many([path for path, problem in found if problem is None], overrides, debug=_debugging())
     rulings, errors, bugs = [], [], 0
     # One bad file must not hide the others: each file is ruled on or reported, in order,
     # and only then does the exit code say the worst that happened.
-    for path, problem in scenario_files(paths):
+    for path, problem in found:
         if problem is None:
-            try:
-                rulings.append(check_file(path, overrides))
-                continue
-            except RulesrefError as exc:
-                problem = exc
-            except Exception as exc:
-                if _debugging():
-                    raise
+            result = next(results)
+            if isinstance(result, Crash):
                 bugs += 1
-                _internal(exc, where=str(path))
+                _internal_line(result.kind, result.message, where=str(path))
                 continue
+            if not isinstance(result, RulesrefError):
+                rulings.append(result)
+                continue
+            problem = result
         errors.append(problem)
         if not as_json:
             _error(problem)
@@ -333,12 +333,16 @@ def _debugging() -> bool:
 
 def _internal(exc: BaseException, where: str | None = None) -> None:
     """The short line for a bug in rulesref: what failed, and how to report it."""
+    _internal_line(type(exc).__name__, str(exc), where)
+
+
+def _internal_line(kind: str, message: str, where: str | None = None) -> None:
     from rulesref.errors import shorten
 
-    detail = " ".join(str(exc).split()) or "(no message)"
+    detail = " ".join(message.split()) or "(no message)"
     place = f"{where}: " if where else ""
     print(
-        f"rulesref: {place}internal error: {type(exc).__name__}: {shorten(detail, 200)}\n"
+        f"rulesref: {place}internal error: {kind}: {shorten(detail, 200)}\n"
         "This is a bug in rulesref, not in your input: run the same command with --debug "
         "for the traceback, and report it with the command and any file it read.",
         file=sys.stderr,

@@ -35,6 +35,11 @@ class RulesrefError(ValueError):
         self.field = field
         self.hint = hint
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickled whole (file, line, field...) so `check` can rule in worker processes
+        fields = {"file": self.file, "line": self.line, "column": self.column, "field": self.field, "hint": self.hint}
+        return (_rebuild, (type(self), self.message, fields))
+
     def where(self) -> str:
         """``file:line:col`` as far as it is known."""
         parts = [self.file or "<input>"]
@@ -81,3 +86,7 @@ def shorten(text: str, limit: int = 60) -> str:
         return text
     keep = max(limit - 1, 2)
     return text[: keep - keep // 3] + "…" + text[len(text) - keep // 3 :]
+
+
+def _rebuild(cls: type[RulesrefError], message: str, fields: dict[str, object]) -> RulesrefError:
+    return cls(message, **fields)  # type: ignore[arg-type]

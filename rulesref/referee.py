@@ -8,13 +8,15 @@ stops the ruling with verdict ``undetermined``.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import multiprocessing
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol, Union
 
 from rulesref.corpus import Game
 from rulesref.errors import RulesrefError, ScenarioError, shorten
@@ -243,3 +245,55 @@ def _walk(folder: Path) -> Iterator[tuple[Path, RulesrefError | None]]:
 def check_file(path: Path, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
     """Read and rule on one scenario file."""
     return referee(read_scenario(path, display=str(path)), overrides)
+
+
+class Crash(NamedTuple):
+    """An unexpected exception while ruling on one file (a bug), as it crosses processes."""
+
+    kind: str
+    message: str
+
+
+Checked = Union[Ruling, RulesrefError, Crash]
+
+PARALLEL_FROM = 200
+"""From this many files on, `check` rules in one worker process per core."""
+
+
+def check_many(
+    files: Sequence[Path], overrides: Sequence[tuple[str, str]] = (), *, debug: bool = False
+) -> Iterator[Checked]:
+    """Each file's ruling, or the error that stopped it, in the order given.
+
+    Files are independent, so a folder of many is ruled on every core: the workers are
+    forked after the rule packs and engines are loaded, and share them. With ``debug``
+    the files are ruled here, one by one, and a bug raises with its traceback.
+    """
+    workers = min(os.cpu_count() or 1, 8)
+    if debug or len(files) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (_check_one(f, overrides, catch_bugs=not debug) for f in files)
+        return
+    from rulesref.games import all_games
+
+    for game in all_games():
+        with contextlib.suppress(RulesrefError):
+            engine_for(game)  # import each engine before forking, so no worker repeats it
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        jobs = [(f, tuple(overrides)) for f in files]
+        yield from pool.imap(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8)))
+
+
+def _check_job(job: tuple[Path, tuple[tuple[str, str], ...]]) -> Checked:
+    return _check_one(*job)
+
+
+def _check_one(path: Path, overrides: Sequence[tuple[str, str]], catch_bugs: bool = True) -> Checked:
+    try:
+        return check_file(path, overrides)
+    except RulesrefError as exc:
+        return exc
+    except Exception as exc:  # a bug: reported for this file, the others still ruled
+        if not catch_bugs:
+            raise
+        return Crash(type(exc).__name__, str(exc))

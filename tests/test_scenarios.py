@@ -29,3 +29,28 @@ def _expect_keys(path: Path) -> set[str]:
     from rulesref.source import load_yaml
 
     return set(load_yaml(path).data.get("expect") or {})
+
+
+def test_many_files_are_ruled_in_parallel_exactly_as_one_by_one(tmp_path: Path, monkeypatch) -> None:
+    """check_many forks workers for a big folder; order, rulings and errors must not change."""
+    import pickle
+
+    from rulesref import referee
+    from rulesref.errors import ScenarioError
+
+    files = SCENARIOS[:150] * 2
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: pacg\ntitle: x\ntitle: y\n")
+    files = [*files[:100], bad, *files[100:]]
+    monkeypatch.setattr(referee, "PARALLEL_FROM", 10**9)
+    serial = list(referee.check_many(files))
+    monkeypatch.setattr(referee, "PARALLEL_FROM", 2)
+    parallel = list(referee.check_many(files))
+    assert [type(r) for r in parallel] == [type(r) for r in serial]
+    assert isinstance(parallel[100], ScenarioError) and str(parallel[100]) == str(serial[100])
+    assert [r.to_json() for r in parallel if not isinstance(r, Exception)] == [
+        r.to_json() for r in serial if not isinstance(r, Exception)
+    ]
+    error = ScenarioError("unknown key 'x'", file="a.yaml", line=3, column=5, field="pawns.x", hint="did you mean?")
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy), copy.field, copy.line) == (ScenarioError, str(error), "pawns.x", 3)
