@@ -133,10 +133,12 @@ def share_out(s: Situation, trail: Trail, run: Run) -> None:
         raise Illegal(f"a {card.text()} card cannot be shared among {len(moves)} moves")
     a, b = card.parts
     if moves[0].pawn == moves[1].pawn:
+        trail.rule("move.split", f"A {card.text()} card moves one pawn up to {card.total}, or two different pawns.")
         # open.split-cards: may one pawn take the two parts as two moves?
         option = trail.interpret(
             "split-one-pawn",
             f"{moves[0].pawn} is moved twice with one {card.text()} card ({costs[0]}, then {costs[1]}).",
+            clause="open.split-cards",  # the step names the open question it settles
         )
         if option == "single-move":
             raise Illegal(
@@ -435,9 +437,11 @@ def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str]
                 "pawn may not backtrack in the same turn.",
             )
             raise Illegal(f"{pawn.id} cannot backtrack from {seen[-1]} to {to}")
+        trail.rule("move.no-backtrack", f"{pawn.id} is a House pawn: it may not backtrack in the same turn.")
         option = trail.interpret(
             "backtrack",
             f"{pawn.id} would re-enter {to}, which it already visited this turn (not the space it just left).",
+            clause="open.backtrack-meaning",  # the step names the open question it settles
         )
         if option == "no-revisit":
             raise Illegal(f"{pawn.id} cannot re-enter {to}: that is backtracking (reading backtrack=no-revisit)")
