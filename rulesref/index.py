@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 3
+FORMAT = 4
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -289,6 +289,7 @@ def clause_record(c: Any) -> dict[str, Any]:
 # the question's own terms are ever unpacked.
 #   claims                         per clause, the line numbers of its misreading claims
 #   clauses                        per clause, its record marshalled: decoded only for hits
+#   open                           the indexes of the clauses of kind ``open``, packed
 
 
 def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
@@ -346,6 +347,7 @@ def _build(
         "lines": lines,
         "claims": claims,
         "clauses": tuple(marshal.dumps(r) for r in records),
+        "open": ints(i for i, r in enumerate(records) if r["kind"] == "open"),
     }
 
 

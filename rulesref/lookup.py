@@ -5,8 +5,9 @@ corpus: chat spellings, glossary slang, run-together words and typos. Each claus
 gets two measures in 0..1: *coverage*, the share of the question's idf weight the
 clause's fields match (BM25F-style field weights and saturation; words no clause uses
 count as unmatched), and *phrasing*, the idf-weighted cosine between the question and the
-closest of the clause's own lines (title, asks, misreading claims). The score blends
-them and is damped when the matched evidence is thin (two common words are no answer).
+closest of the clause's own lines (title, asks, misreading claims), the next two closest
+weighing in. The score blends them, a little less for an open question, and is damped
+when the matched evidence is thin (two common words are no answer).
 Below MIN_SCORE nothing is presented as the answer.
 """
 
@@ -47,6 +48,10 @@ MISREADING_MIN = 0.2
 """Similarity to a claim that flags a misreading when the question asserts something."""
 MISREADING_CLOSE = 0.8
 """Similarity to a claim that flags a misreading however the question is put."""
+NEXT_LINES = 0.5
+"""Share of a clause's phrasing similarity that its second and third closest lines give."""
+OPEN = 0.95
+"""Score factor of an open question: it answers only a question that names its edge case."""
 SUGGESTIONS = 3
 MAX_WORDS = 200
 """Only the first words of a longer question are read: a table question is never that long."""
@@ -230,8 +235,10 @@ def score_game(
     coverage, evidence, matched = _coverage(g, terms)
     phrasing, claims = _phrasing(g, terms)
     out = []
+    unsettled = set(index.unpack_ints(g["open"]))
     for ci in coverage.keys() | phrasing.keys():
         blend = COVERAGE_SHARE * coverage.get(ci, 0.0) + (1 - COVERAGE_SHARE) * phrasing.get(ci, 0.0)
+        blend *= OPEN if ci in unsettled else 1.0
         shown = evidence.get(ci, 0.0) + bonus
         out.append((ci, blend * min(1.0, shown / EVIDENCE), claims.get(ci), shown, matched.get(ci, 0)))
     return out
@@ -296,15 +303,24 @@ def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
             dot[li] = dot.get(li, 0.0) + weight * line_weight * idf * idf
     owners, norms = index.unpack_ints(g["lines"]["owners"]), index.unpack_floats(g["lines"]["norms"])
     sims = {li: d / (math.sqrt(norm) * norms[li]) for li, d in dot.items()}
-    best: dict[int, float] = {}
+    near: dict[int, list[float]] = {}
     for li, sim in sims.items():
-        best[owners[li]] = max(best.get(owners[li], 0.0), sim)
+        near.setdefault(owners[li], []).append(sim)
+    best = {ci: _closest(s) for ci, s in near.items()}
     claims: dict[int, tuple[int, float]] = {}
     for ci in best:
         found = [(j, sims[li]) for j, li in enumerate(g["claims"][ci]) if li in sims]
         if found:
             claims[ci] = max(found, key=lambda c: c[1])
     return best, claims
+
+
+def _closest(sims: list[float]) -> float:
+    """A clause's phrasing similarity: its closest line, with the next ones weighing in."""
+    if len(sims) == 1 or not NEXT_LINES:
+        return max(sims)
+    top = sorted(sims, reverse=True)
+    return top[0] * (1 - NEXT_LINES) + NEXT_LINES * sum(top[1:3]) / 2
 
 
 def _hit(g: dict[str, Any], r: _Scored, asserts: bool) -> Hit:
