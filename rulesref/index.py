@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 4
+FORMAT = 5
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -100,7 +100,8 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
     say says said mean means meaning ones thing things way still even again right wrong
     true false exactly because though something anything everything someone anyone everyone
     people person player players friend friends never whos whats hows wheres whens thats theres
-    hes shes its lets heres"""
+    hes shes its lets heres
+    lol lmao rofl omg ugh hmm hm um uh bro dude mate tbh idk imo btw rn ngl srsly pls plz fyi"""
 STOP = frozenset(_STOP_WORDS.split())
 ARTICLES = frozenset({"a", "an", "the"})
 
@@ -317,7 +318,50 @@ def _parse(game: Game) -> Parsed:
     records = [clause_record(c) for c in game.clauses.values()]
     phrases = glossary_phrases((t.term, t.synonyms) for t in game.glossary)
     longest = max((k.count(" ") + 1 for k in phrases), default=1)
+    typos = asks_typos(game, records)
+    for r in records:  # indexed as players meant them; the record shown keeps them as typed
+        r["indexed"] = [" ".join(typos.get(w, w) for w in words(a)) for a in r["asks"]]
     return records, phrases, longest, [_fields(r, phrases, longest) for r in records]
+
+
+TYPO_RATIO = 85.0
+"""rapidfuzz ratio (0..100) at which a rare word of the asks reads as a misspelt rule word."""
+
+
+def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
+    """Misspelt words in the asks ("pasageway") -> the rule word meant ("passageway").
+
+    Asks are written the way players type, typos included. Left as they are, a typo would
+    become a word of the game, so a question with the same typo would not be corrected and
+    would match only the clause whose ask happened to carry it. A word counts as a typo when
+    the rules never use it (nor a form of it), it is rare in the asks, and it is one slip
+    away from a rule word with the same first letter (as lookup.correct reads a question)."""
+    from rapidfuzz import fuzz, process
+
+    ruled: set[str] = set()
+    for r in records:
+        for text in (r["title"], r["text"], *r["tags"], *(p for m in r["misreadings"] for p in m)):
+            ruled.update(words(text.replace("-", " ")))
+    for t in game.glossary:
+        for text in (t.term, *t.synonyms):
+            ruled.update(words(text))
+    stems = {stem(w) for w in ruled}
+    seen: dict[str, int] = {}
+    for r in records:
+        for a in r["asks"]:
+            for w in words(a):
+                seen[w] = seen.get(w, 0) + 1
+    candidates = sorted(ruled | STOP)
+    out: dict[str, str] = {}
+    for w, n in seen.items():
+        if n > 2 or len(w) < 5 or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
+            continue
+        found = process.extract(w, candidates, scorer=fuzz.ratio, score_cutoff=TYPO_RATIO, limit=None)
+        # the same first letter, and not a longer or shorter form ("shown", "safer")
+        found = [f for f in found if f[0][0] == w[0] and not (f[0].startswith(w) or w.startswith(f[0]))]
+        if found:
+            out[w] = str(max(found, key=lambda f: (f[1], f[0]))[0])
+    return out
 
 
 def _build(
@@ -346,7 +390,7 @@ def _build(
         "unknown": unknown,
         "lines": lines,
         "claims": claims,
-        "clauses": tuple(marshal.dumps(r) for r in records),
+        "clauses": tuple(marshal.dumps({k: v for k, v in r.items() if k != "indexed"}) for r in records),
         "open": ints(i for i, r in enumerate(records) if r["kind"] == "open"),
     }
 
@@ -363,7 +407,7 @@ def _vocab(game: Game, records: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _texts(r: dict[str, Any]) -> list[str]:
-    return [r["title"], r["text"], *r["asks"], *r["tags"], *(p for m in r["misreadings"] for p in m)]
+    return [r["title"], r["text"], *r["indexed"], *r["tags"], *(p for m in r["misreadings"] for p in m)]
 
 
 def _fields(r: dict[str, Any], phrases: dict[str, list[str]], longest: int) -> dict[str, list[str]]:
@@ -372,7 +416,7 @@ def _fields(r: dict[str, Any], phrases: dict[str, list[str]], longest: int) -> d
 
     return {
         "title": terms([r["title"]]),
-        "asks": terms(r["asks"]),
+        "asks": terms(r["indexed"]),
         "tags": terms(t.replace("-", " ") for t in r["tags"]),
         "claims": terms(m[0] for m in r["misreadings"]),
         "text": terms([r["text"]]),
@@ -423,7 +467,7 @@ def _lines(
     claims: list[tuple[int, ...]] = []
     for i, r in enumerate(records):
         mine: list[int] = []
-        for text, is_claim in [(r["title"], False), *((a, False) for a in r["asks"])] + [
+        for text, is_claim in [(r["title"], False), *((a, False) for a in r["indexed"])] + [
             (m[0], True) for m in r["misreadings"]
         ]:
             terms = _weighted(text, phrases, longest)
