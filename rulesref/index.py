@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 5
+FORMAT = 6
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -100,9 +100,10 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
     say says said mean means meaning ones thing things way still even again right wrong
     true false exactly because though something anything everything someone anyone everyone
     people person player players friend friends never whos whats hows wheres whens thats theres
-    hes shes its lets heres
-    lol lmao rofl omg ugh hmm hm um uh bro dude mate tbh idk imo btw rn ngl srsly pls plz fyi"""
-STOP = frozenset(_STOP_WORDS.split())
+    hes shes its lets heres"""
+# Chat fillers: not even function words, so the plain word match (_surface) skips them too.
+CHATTER = frozenset("lol lmao rofl omg ugh hmm hm um uh bro dude mate tbh idk imo btw rn ngl srsly fyi".split())
+STOP = frozenset(_STOP_WORDS.split()) | CHATTER
 ARTICLES = frozenset({"a", "an", "the"})
 
 K1 = 2.5
@@ -291,6 +292,7 @@ def clause_record(c: Any) -> dict[str, Any]:
 #   claims                         per clause, the line numbers of its misreading claims
 #   clauses                        per clause, its record marshalled: decoded only for hits
 #   open                           the indexes of the clauses of kind ``open``, packed
+#   surface                        plain BM25 postings of the words as written (see _surface)
 
 
 def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
@@ -304,7 +306,48 @@ def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
                 df[term] = df.get(term, 0) + 1
     n = sum(len(p[3]) for p in parsed)
     idf = {t: _idf(n, f) for t, f in df.items()}
-    return [_build(g, *p, idf, df, _idf(n, 0)) for g, p in zip(games, parsed, strict=True)]
+    built = [_build(g, *p, idf, df, _idf(n, 0)) for g, p in zip(games, parsed, strict=True)]
+    for g, surface in zip(built, _surface([p[0] for p in parsed]), strict=True):
+        g["surface"] = surface
+    return built
+
+
+SURFACE_K1 = 1.2
+SURFACE_B = 0.75
+
+
+def _surface(games: list[list[dict[str, Any]]]) -> list[dict[str, tuple[float, bytes, bytes]]]:
+    """Per game, plain Okapi BM25 postings over each clause's words as written (title, text,
+    asks, tags; no stems, no glossary, function words kept): word -> (idf, clause indexes,
+    weights). Where the analysed match weighs what a question is about, this one counts how
+    often the clause's own phrasings use the question's very words ("twice", "again")."""
+    docs = [[_counts(r) for r in records] for records in games]
+    every = [d for game in docs for d in game]
+    avg = (sum(sum(d.values()) for d in every) / len(every) if every else 0.0) or 1.0
+    df: dict[str, int] = {}
+    for d in every:
+        for w in d:
+            df[w] = df.get(w, 0) + 1
+    out = []
+    for game in docs:
+        acc: dict[str, list[tuple[int, float]]] = {}
+        for i, d in enumerate(game):
+            norm = SURFACE_K1 * (1 - SURFACE_B + SURFACE_B * sum(d.values()) / avg)
+            for w, tf in d.items():
+                acc.setdefault(w, []).append((i, tf * (SURFACE_K1 + 1) / (tf + norm)))
+        out.append(
+            {w: (_idf(len(every), df[w]), ints(i for i, _ in v), floats(x for _, x in v)) for w, v in acc.items()}
+        )
+    return out
+
+
+def _counts(r: dict[str, Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for text in (r["title"], r["text"], *r["indexed"], *(t.replace("-", " ") for t in r["tags"])):
+        for w in words(text):
+            if w not in CHATTER:
+                out[w] = out.get(w, 0) + 1
+    return out
 
 
 def _idf(n: int, df: int) -> float:

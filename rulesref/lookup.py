@@ -48,6 +48,8 @@ MISREADING_MIN = 0.2
 """Similarity to a claim that flags a misreading when the question asserts something."""
 MISREADING_CLOSE = 0.8
 """Similarity to a claim that flags a misreading however the question is put."""
+SURFACE = 0.4
+"""Weight of the plain word match (the best clause's scaled to 1) beside the analysed score."""
 NEXT_LINES = 0.5
 """Share of a clause's phrasing similarity that its second and third closest lines give."""
 OPEN = 0.95
@@ -171,6 +173,9 @@ def _pick_game(games: list[dict[str, Any]], name: str) -> dict[str, Any]:
 
 class _Scored(NamedTuple):  # a NamedTuple: cheaper to define than a dataclass, on every start
     score: float
+    """What the clause is ranked and shown by: its own score with the plain word match."""
+    own: float
+    """The analysed score alone (score_game), which decides whether there is an answer."""
     game: int
     clause: int
     claim: tuple[int, float] | None
@@ -207,13 +212,27 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     tokens = [t for t in tokens if not any(t in g["names"] for g in every)]
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
     people = _names_of_people(query, known)
-    ranked: list[_Scored] = []
+    found = []
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
-        found = score_game(g, words, NAMED_EVIDENCE if g["id"] in named else 0.0)
-        ranked += [_Scored(s * factor, gi, ci, claim, ev, n) for ci, s, claim, ev, n in found]
+        plain = _surface(g, words)
+        for ci, s, claim, ev, n in score_game(g, words, NAMED_EVIDENCE if g["id"] in named else 0.0):
+            found.append((s * factor, plain.get(ci, 0.0) * factor, gi, ci, claim, ev, n))
+    top = max((f[1] for f in found), default=0.0) or 1.0
+    ranked = [_Scored((s + SURFACE * p / top) / (1 + SURFACE), s, *rest) for s, p, *rest in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
+
+
+def _surface(g: dict[str, Any], words: list[str]) -> dict[int, float]:
+    """Per clause, the plain BM25 score of the question's words as written (index._surface)."""
+    out: dict[int, float] = {}
+    for w in set(words):
+        if w in g["surface"]:
+            idf, clauses, weights = g["surface"][w]
+            for ci, x in zip(index.unpack_ints(clauses), index.unpack_floats(weights), strict=True):
+                out[ci] = out.get(ci, 0.0) + idf * x
+    return out
 
 
 def _no_words(query: str) -> str:
@@ -252,9 +271,9 @@ def answers(r: _Scored) -> bool:
     against every clause's coverage; it still gets an answer when the clause matches many
     of its terms with strong evidence.
     """
-    if r.score >= MIN_SCORE:
+    if r.own >= MIN_SCORE:
         return True
-    return r.score >= CHATTER_SCORE and r.evidence >= STRONG_EVIDENCE and r.matched >= STRONG_TERMS
+    return r.own >= CHATTER_SCORE and r.evidence >= STRONG_EVIDENCE and r.matched >= STRONG_TERMS
 
 
 def _query_terms(g: dict[str, Any], words: list[str]) -> dict[str, float]:
