@@ -368,7 +368,8 @@ def _parse(game: Game) -> Parsed:
 
 
 TYPO_RATIO = 85.0
-"""rapidfuzz ratio (0..100) at which a rare word of the asks reads as a misspelt rule word."""
+"""rapidfuzz ratio (0..100) a slip must keep too: one changed letter in a word of six
+letters or fewer is as often another word ("small", "shall")."""
 
 
 def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
@@ -377,9 +378,11 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
     Asks are written the way players type, typos included. Left as they are, a typo would
     become a word of the game, so a question with the same typo would not be corrected and
     would match only the clause whose ask happened to carry it. A word counts as a typo when
-    the rules never use it (nor a form of it), it is rare in the asks, and it is one slip
-    away from a rule word with the same first letter (as lookup.correct reads a question)."""
+    the rules never use it (nor a form of it), it is one slip (a letter dropped, added,
+    changed or swapped) from a rule word with the same first letter, and the asks use it
+    rarely: at most twice, or a fifth as often as that word."""
     from rapidfuzz import fuzz, process
+    from rapidfuzz.distance import DamerauLevenshtein
 
     ruled: set[str] = set()
     for r in records:
@@ -397,13 +400,21 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
     candidates = sorted(ruled | STOP)
     out: dict[str, str] = {}
     for w, n in seen.items():
-        if n > 2 or len(w) < 5 or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
+        if len(w) < 5 or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
             continue
-        found = process.extract(w, candidates, scorer=fuzz.ratio, score_cutoff=TYPO_RATIO, limit=None)
-        # the same first letter, and not a longer or shorter form ("shown", "safer")
-        found = [f for f in found if f[0][0] == w[0] and not (f[0].startswith(w) or w.startswith(f[0]))]
+        found = process.extract(w, candidates, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=None)
+        # the same first letter, not a longer or shorter form ("shown", "safer"), and
+        # rare beside the word it resembles (a slip, not a word players use)
+        found = [
+            f
+            for f in found
+            if f[0][0] == w[0]
+            and fuzz.ratio(w, f[0]) >= TYPO_RATIO
+            and not (f[0].startswith(w) or w.startswith(f[0]))
+            and n <= max(2, seen.get(f[0], 0) // 5)
+        ]
         if found:
-            out[w] = str(max(found, key=lambda f: (f[1], f[0]))[0])
+            out[w] = str(max(found, key=lambda f: (seen.get(f[0], 0), f[0]))[0])
     return out
 
 
