@@ -193,7 +193,7 @@ def leave_one_out(sample: int, seed: int = 1) -> Tally:
     key = cache.key(root)
     tally = Tally()
     for gi, c, j in items:
-        fewer = dataclasses.replace(c, asks=tuple(a for k, a in enumerate(c.asks) if k != j))
+        fewer = c._replace(asks=tuple(a for k, a in enumerate(c.asks) if k != j))
         game = dataclasses.replace(games[gi], clauses={**games[gi].clauses, c.id: fewer})
         built = index.build_games([game if k == gi else g for k, g in enumerate(games)])
         lookup._loaded.clear()

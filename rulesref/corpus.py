@@ -10,12 +10,12 @@ in ``Game.problems`` for ``rulesref lint``.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulesref.clause import Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, did_you_mean
 
 if TYPE_CHECKING:  # the YAML reader is imported only when a pack is actually read:
@@ -26,59 +26,7 @@ CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 """``<topic>.<name>``: lowercase words and hyphens, dot-separated."""
 KINDS = ("rule", "open")
 
-
-def rules_root() -> Path:
-    """Where the rule packs are: $RULESREF_RULES, else inside the installed package, else the checkout."""
-    env = os.environ.get("RULESREF_RULES")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    shipped = here / "rules"  # a wheel carries rules/ inside the package
-    return shipped if shipped.is_dir() else here.parent / "rules"
-
-
-@dataclass(frozen=True)
-class Misreading:
-    """A common wrong reading of the rules, and the clause that corrects it."""
-
-    claim: str
-    """The wrong belief, as a player states it."""
-    correction: str
-    """What the rules actually say, in a sentence or two."""
-    clause: str
-    """Id of the clause that corrects it."""
-
-
-@dataclass(frozen=True)
-class Clause:
-    """One rule (or one question the rules leave open), in the project's own words."""
-
-    id: str
-    """Stable id, ``<topic>.<name>``."""
-    game: str
-    """Id of the game it belongs to."""
-    title: str
-    """A one-line statement of the rule."""
-    text: str
-    """The rule, complete on its own."""
-    pages: tuple[int, ...]
-    """Printed rulebook pages it rests on."""
-    kind: str = "rule"
-    """``rule``: the cited pages settle it; ``open``: the cited pages do not."""
-    tags: tuple[str, ...] = ()
-    """Topic words, for lookup and listing."""
-    asks: tuple[str, ...] = ()
-    """Ways players ask for this clause, for lookup."""
-    see: tuple[str, ...] = ()
-    """Ids of related clauses."""
-    misreadings: tuple[Misreading, ...] = ()
-    """Wrong readings this clause corrects."""
-    page_note: str | None = None
-    """Set when a page is inferred rather than printed beside the text."""
-    file: str = ""
-    """The clause file it came from, for messages."""
-    line: int = 0
-    """Its line in that file."""
+__all__ = ["Clause", "Game", "Misreading", "Reading", "Term", "game_folders", "load_game", "rules_root"]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 6
+FORMAT = 7
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -102,7 +102,8 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
     people person player players friend friends never whos whats hows wheres whens thats theres
     hes shes its lets heres"""
 # Chat fillers: not even function words, so the plain word match (_surface) skips them too.
-CHATTER = frozenset("lol lmao rofl omg ugh hmm hm um uh bro dude mate tbh idk imo btw rn ngl srsly fyi".split())
+_CHATTER_WORDS = "lol lmao rofl omg ugh hmm hm um uh bro dude mate tbh idk imo btw rn ngl srsly fyi"
+CHATTER = frozenset(_CHATTER_WORDS.split())
 STOP = frozenset(_STOP_WORDS.split()) | CHATTER
 ARTICLES = frozenset({"a", "an", "the"})
 
@@ -281,10 +282,11 @@ def clause_record(c: Any) -> dict[str, Any]:
 #   phrases, longest               the glossary as stemmed phrase -> concepts
 #   vocab                          surface word -> count, for typo correction
 #   postings                       term -> (idf, clause indexes, saturated BM25F weights,
-#                                  evidence factor); the lists packed as bytes (see ints)
+#                                  evidence factor, lines using it, its weight in each);
+#                                  the lists packed as bytes (see ints)
 #   unknown                        the idf of a word no clause uses
-#   lines                          the clauses' question-like lines, for phrasing similarity,
-#                                  packed the same way
+#   lines                          the clauses' question-like lines, for phrasing similarity:
+#                                  each line's clause and length, packed the same way
 #
 # Lists of numbers are packed (array bytes) because unpacking a few hundred thousand small
 # Python objects on every start would cost more than the whole query: only the lists of
@@ -316,10 +318,10 @@ SURFACE_K1 = 1.2
 SURFACE_B = 0.75
 
 
-def _surface(games: list[list[dict[str, Any]]]) -> list[dict[str, tuple[float, bytes, bytes]]]:
+def _surface(games: list[list[dict[str, Any]]]) -> list[dict[str, bytes]]:
     """Per game, plain Okapi BM25 postings over each clause's words as written (title, text,
-    asks, tags; no stems, no glossary, function words kept): word -> (idf, clause indexes,
-    weights). Where the analysed match weighs what a question is about, this one counts how
+    asks, tags; no stems, no glossary, function words kept): word -> clause indexes and
+    their scores for it, interleaved. Where the analysed match weighs what a question is about, this one counts how
     often the clause's own phrasings use the question's very words ("twice", "again")."""
     docs = [[_counts(r) for r in records] for records in games]
     every = [d for game in docs for d in game]
@@ -335,9 +337,8 @@ def _surface(games: list[list[dict[str, Any]]]) -> list[dict[str, tuple[float, b
             norm = SURFACE_K1 * (1 - SURFACE_B + SURFACE_B * sum(d.values()) / avg)
             for w, tf in d.items():
                 acc.setdefault(w, []).append((i, tf * (SURFACE_K1 + 1) / (tf + norm)))
-        out.append(
-            {w: (_idf(len(every), df[w]), ints(i for i, _ in v), floats(x for _, x in v)) for w, v in acc.items()}
-        )
+        # clause index and idf-weighted score interleaved in one array: one object per word
+        out.append({w: floats(y for i, x in v for y in (i, _idf(len(every), df[w]) * x)) for w, v in acc.items()})
     return out
 
 
@@ -431,7 +432,7 @@ def _build(
     import marshal
 
     postings = _postings(fields, idf, df)
-    lines, claims = _lines(records, phrases, longest, idf)
+    lines, claims, inverted = _lines(records, phrases, longest, idf)
     return {
         "id": game.id,
         "title": game.title,
@@ -440,7 +441,11 @@ def _build(
         "phrases": phrases,
         "longest": longest,
         "vocab": _vocab(game, records),
-        "postings": {t: (idf, ints(docs), floats(sats), ev) for t, (idf, docs, sats, ev) in postings.items()},
+        # one entry per term for both measures: fewer objects to unmarshal on every start
+        "postings": {
+            t: (idf, ints(docs), floats(sats), ev, *inverted.get(t, (b"", b"")))
+            for t, (idf, docs, sats, ev) in postings.items()
+        },
         "unknown": unknown,
         "lines": lines,
         "claims": claims,
@@ -512,9 +517,10 @@ def _postings(fields: list[dict[str, list[str]]], idf: dict[str, float], df: dic
 
 def _lines(
     records: list[dict[str, Any]], phrases: dict[str, list[str]], longest: int, idf: dict[str, float]
-) -> tuple[dict[str, Any], tuple[tuple[int, ...], ...]]:
+) -> tuple[dict[str, bytes], tuple[tuple[int, ...], ...], dict[str, tuple[bytes, bytes]]]:
     """The question-like lines of each clause (title, asks, misreading claims), for cosine
-    similarity: each line's clause, its idf-weighted length, and term -> (line, weight)."""
+    similarity: each line's clause and idf-weighted length; each clause's claim lines; and
+    term -> (lines, weights), which joins the term's postings."""
     owners: list[int] = []
     norms: list[float] = []
     inverted: dict[str, list[tuple[int, float]]] = {}
@@ -533,12 +539,9 @@ def _lines(
             if is_claim:
                 mine.append(line)
         claims.append(tuple(mine))
-    lines = {
-        "owners": ints(owners),
-        "norms": floats(norms),
-        "inverted": {t: (ints(li for li, _ in v), floats(w for _, w in v)) for t, v in inverted.items()},
-    }
-    return lines, tuple(claims)
+    lines = {"owners": ints(owners), "norms": floats(norms)}
+    packed = {t: (ints(li for li, _ in v), floats(w for _, w in v)) for t, v in inverted.items()}
+    return lines, tuple(claims), packed
 
 
 def _weighted(text: str, phrases: dict[str, list[str]], longest: int) -> dict[str, float]:

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulesref import cache, index
-from rulesref.corpus import Clause, Misreading, rules_root
+from rulesref.clause import Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, RulesrefError, UnknownNameError, did_you_mean
 
 MIN_SCORE = 0.2
@@ -75,8 +74,7 @@ def asserts(query: str) -> bool:
     return re.search(_CONFIRM, query.strip(), re.IGNORECASE) is not None
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):  # NamedTuples: far cheaper to define than dataclasses, on every start
     """One clause that answers (or may answer) a question."""
 
     clause: Clause
@@ -100,8 +98,7 @@ class Hit:
         }
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """The result of a lookup: ranked hits, or nothing and a message saying why."""
 
     query: str
@@ -202,7 +199,9 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     if not ranked or not answers(ranked[0]):
         near = tuple(_suggestion(games[r.game], r.clause) for r in ranked[:SUGGESTIONS] if r.score > 0)
         return Answer(query, chosen, (), "no clause matches this question well", near)
-    claims = asserts(query)
+    # the claim test compiles a long pattern: only worth it when a hit is near a claim
+    near_claim = any(r.claim and MISREADING_MIN <= r.claim[1] < MISREADING_CLOSE for r in ranked[:top])
+    claims = near_claim and asserts(query)
     return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked[:top]))
 
 
@@ -212,15 +211,15 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     tokens = [t for t in tokens if not any(t in g["names"] for g in every)]
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
     people = _names_of_people(query, known)
-    found = []
+    found: list[tuple[_Scored, float]] = []  # each with its plain word match
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
         plain = _surface(g, words)
         for ci, s, claim, ev, n in score_game(g, words, NAMED_EVIDENCE if g["id"] in named else 0.0):
-            found.append((s * factor, plain.get(ci, 0.0) * factor, gi, ci, claim, ev, n))
-    top = max((f[1] for f in found), default=0.0) or 1.0
-    ranked = [_Scored((s + SURFACE * p / top) / (1 + SURFACE), s, *rest) for s, p, *rest in found]
+            found.append((_Scored(s * factor, s * factor, gi, ci, claim, ev, n), plain.get(ci, 0.0) * factor))
+    top = max((p for _, p in found), default=0.0) or 1.0
+    ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
@@ -229,9 +228,9 @@ def _surface(g: dict[str, Any], words: list[str]) -> dict[int, float]:
     out: dict[int, float] = {}
     for w in set(words):
         if w in g["surface"]:
-            idf, clauses, weights = g["surface"][w]
-            for ci, x in zip(index.unpack_ints(clauses), index.unpack_floats(weights), strict=True):
-                out[ci] = out.get(ci, 0.0) + idf * x
+            pairs = index.unpack_floats(g["surface"][w])
+            for ci, x in zip(pairs[0::2], pairs[1::2], strict=True):
+                out[int(ci)] = out.get(int(ci), 0.0) + x
     return out
 
 
@@ -298,7 +297,7 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
         if term not in postings:
             total += weight * g["unknown"] * UNKNOWN
             continue
-        idf, clauses, sats, specific = postings[term]
+        idf, clauses, sats, specific = postings[term][:4]
         total += weight * idf
         for ci, sat in zip(index.unpack_ints(clauses), index.unpack_floats(sats), strict=True):
             got[ci] = got.get(ci, 0.0) + weight * idf * sat
@@ -311,13 +310,12 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
 def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, tuple[int, float]]]:
     """Per clause: the cosine of its closest line, and of its closest misreading claim."""
     postings: dict[str, Any] = g["postings"]
-    inverted: dict[str, tuple[bytes, bytes]] = g["lines"]["inverted"]
     norm = 0.0
     dot: dict[int, float] = {}
     for term, weight in terms.items():
         idf = postings[term][0] if term in postings else g["unknown"] * UNKNOWN
         norm += (weight * idf) ** 2
-        lines, weights = inverted.get(term, (b"", b""))
+        lines, weights = postings[term][4:] if term in postings else (b"", b"")
         for li, line_weight in zip(index.unpack_ints(lines), index.unpack_floats(weights), strict=True):
             dot[li] = dot.get(li, 0.0) + weight * line_weight * idf * idf
     owners, norms = index.unpack_ints(g["lines"]["owners"]), index.unpack_floats(g["lines"]["norms"])

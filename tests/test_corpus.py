@@ -171,10 +171,10 @@ def test_shipped_packs_have_no_problems() -> None:
 
 def test_installed_layout_finds_rules_inside_the_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A wheel puts rules/ inside rulesref/; rules_root must prefer that copy."""
-    import rulesref.corpus as corpus
+    import rulesref.clause as clause
 
     fake_pkg = tmp_path / "rulesref"
     shutil.copytree(ROOT / "rules", fake_pkg / "rules")
     monkeypatch.delenv("RULESREF_RULES", raising=False)
-    monkeypatch.setattr(corpus, "__file__", str(fake_pkg / "corpus.py"))
-    assert corpus.rules_root() == fake_pkg / "rules"
+    monkeypatch.setattr(clause, "__file__", str(fake_pkg / "clause.py"))
+    assert clause.rules_root() == fake_pkg / "rules"
