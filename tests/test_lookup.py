@@ -135,6 +135,9 @@ def test_top_must_be_positive(cli) -> None:
         ("do I have to spend all my movment points", "move.fewer-points"),  # typo
         ("pathfinder: what does banish mean", "verb.banish"),  # names the game
         ("where does a banished card go in pacg", "verb.banish"),
+        ("Harry got knocked over, can I still move him with my card", "move.stunned"),  # a pawn by name
+        ("Kyra evades the zombie, where does the zombie go", "step.evasion"),  # a character and a monster
+        ("when I meet an ally card what is the goal", "encounter.purpose"),  # boon type, non-native
     ],
 )
 def test_finds_the_clause(question: str, expected: str) -> None:
@@ -428,3 +431,34 @@ def test_a_reported_claim_is_flagged_as_a_misreading(cli) -> None:
     top = data["results"][0]
     assert top["id"] == "replenish.dark-arts-no-discard"
     assert top["misreading"] is not None and top["misreading"]["correction"]
+
+
+# --- the asks as the index reads them ------------------------------------------------
+
+
+def test_a_typo_in_an_ask_is_indexed_as_the_rule_word_meant() -> None:
+    from rulesref import index
+    from rulesref.corpus import game_folders, load_game
+
+    game = next(load_game(f) for f in game_folders() if f.name == "houses-vs-dark-arts")
+    records = [index.clause_record(c) for c in game.clauses.values()]
+    records[0] = {**records[0], "asks": ["can i use the secret pasage", "is the door small or big"]}
+    typos = index.asks_typos(game, records)
+    assert typos["pasage"] == "passage"
+    assert "small" not in typos  # one changed letter in a short word is as often another word
+
+
+def test_a_question_with_a_typo_some_ask_also_has_is_still_corrected() -> None:
+    # several asks spell it "pasage"; the question must not match them by the typo alone
+    from rulesref import index
+
+    g = lookup.load_index()["games"][0]
+    assert "pasage" not in g["vocab"]
+    assert "passage" in lookup.correct(g, index.words("secret pasage"))
+
+
+def test_the_plain_word_match_never_turns_chatter_into_an_answer() -> None:
+    # the best plain match is scaled to 1 whatever it is; the answer rests on the analysed score
+    answer = lookup.ask("my sister and I were arguing at the pub last night about the weather")
+    assert not answer.hits
+
