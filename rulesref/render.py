@@ -27,7 +27,7 @@ class _Console(Console):
         raise BrokenPipeError
 
 
-console = _Console(highlight=False, soft_wrap=False)
+console = _Console(highlight=False, soft_wrap=False, emoji=False)  # no ":name:" codes in rules; skips a big import
 
 
 def _pages(pages: Sequence[int]) -> str:
