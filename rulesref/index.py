@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 7
+FORMAT = 8
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -309,7 +309,7 @@ def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
     n = sum(len(p[3]) for p in parsed)
     idf = {t: _idf(n, f) for t, f in df.items()}
     built = [_build(g, *p, idf, df, _idf(n, 0)) for g, p in zip(games, parsed, strict=True)]
-    for g, surface in zip(built, _surface([p[0] for p in parsed]), strict=True):
+    for g, surface in zip(built, _surface([(p[0], p[1], p[2]) for p in parsed]), strict=True):
         g["surface"] = surface
     return built
 
@@ -318,12 +318,13 @@ SURFACE_K1 = 1.2
 SURFACE_B = 0.75
 
 
-def _surface(games: list[list[dict[str, Any]]]) -> list[dict[str, bytes]]:
+def _surface(games: list[tuple[list[dict[str, Any]], dict[str, list[str]], int]]) -> list[dict[str, bytes]]:
     """Per game, plain Okapi BM25 postings over each clause's words as written (title, text,
     asks, tags; no stems, no glossary, function words kept): word -> clause indexes and
     their scores for it, interleaved. Where the analysed match weighs what a question is about, this one counts how
-    often the clause's own phrasings use the question's very words ("twice", "again")."""
-    docs = [[_counts(r) for r in records] for records in games]
+    often the clause's own phrasings use the question's very words ("twice", "again"),
+    and in what order it names the game's terms (see concept_pairs)."""
+    docs = [[_counts(r, phrases, longest) for r in records] for records, phrases, longest in games]
     every = [d for game in docs for d in game]
     avg = (sum(sum(d.values()) for d in every) / len(every) if every else 0.0) or 1.0
     df: dict[str, int] = {}
@@ -342,13 +343,26 @@ def _surface(games: list[list[dict[str, Any]]]) -> list[dict[str, bytes]]:
     return out
 
 
-def _counts(r: dict[str, Any]) -> dict[str, int]:
+def _counts(r: dict[str, Any], phrases: dict[str, list[str]], longest: int) -> dict[str, int]:
     out: dict[str, int] = {}
     for text in (r["title"], r["text"], *r["indexed"], *(t.replace("-", " ") for t in r["tags"])):
-        for w in words(text):
+        ws = words(text)
+        for w in (*ws, *concept_pairs(analyse(ws, phrases, longest))):
             if w not in CHATTER:
                 out[w] = out.get(w, 0) + 1
     return out
+
+
+PAIR_WINDOW = 2
+"""How many of the next game terms a term is paired with (concept_pairs)."""
+
+
+def concept_pairs(terms: Sequence[tuple[str, float]]) -> list[str]:
+    """The game's terms in the order a text names them, as ordered pairs ("=dark arts pawn
+    >=land on", "=land on>=house pawn"): a bag of words cannot tell who lands on whom,
+    and that decides between a stun and a bump."""
+    named = [t for t, weight in terms if weight >= 1.0 and t.startswith("=")]
+    return [f"{a}>{b}" for i, a in enumerate(named) for b in named[i + 1 : i + 1 + PAIR_WINDOW] if a != b]
 
 
 def _idf(n: int, df: int) -> float:

@@ -226,7 +226,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
 def _surface(g: dict[str, Any], words: list[str]) -> dict[int, float]:
     """Per clause, the plain BM25 score of the question's words as written (index._surface)."""
     out: dict[int, float] = {}
-    for w in set(words):
+    for w in {*words, *index.concept_pairs(index.analyse(words, g["phrases"], g["longest"]))}:
         if w in g["surface"]:
             pairs = index.unpack_floats(g["surface"][w])
             for ci, x in zip(pairs[0::2], pairs[1::2], strict=True):
