@@ -321,9 +321,9 @@ SURFACE_B = 0.75
 def _surface(games: list[tuple[list[dict[str, Any]], dict[str, list[str]], int]]) -> list[dict[str, bytes]]:
     """Per game, plain Okapi BM25 postings over each clause's words as written (title, text,
     asks, tags; no stems, no glossary, function words kept): word -> clause indexes and
-    their scores for it, interleaved. Where the analysed match weighs what a question is about, this one counts how
-    often the clause's own phrasings use the question's very words ("twice", "again"),
-    and in what order it names the game's terms (see concept_pairs)."""
+    their scores for it, interleaved. Where the analysed match weighs what a question is
+    about, this one counts how often the clause's own phrasings use the question's very
+    words ("twice", "again"), and in what order they name the game's terms (concept_pairs)."""
     docs = [[_counts(r, phrases, longest) for r in records] for records, phrases, longest in games]
     every = [d for game in docs for d in game]
     avg = (sum(sum(d.values()) for d in every) / len(every) if every else 0.0) or 1.0

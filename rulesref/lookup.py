@@ -7,8 +7,13 @@ clause's fields match (BM25F-style field weights and saturation; words no clause
 count as unmatched), and *phrasing*, the idf-weighted cosine between the question and the
 closest of the clause's own lines (title, asks, misreading claims), the next two closest
 weighing in. The score blends them, a little less for an open question, and is damped
-when the matched evidence is thin (two common words are no answer).
-Below MIN_SCORE nothing is presented as the answer.
+when the matched evidence is thin (two common words are no answer). Below MIN_SCORE
+nothing is presented as the answer.
+
+Clauses that pass are ranked with a plain BM25 match added (SURFACE): the question's words
+as written, and the order it names the game's terms in, against the clause's asks, title,
+text and tags. With thousands of players' phrasings in the asks, how often they use the
+question's very words is evidence the analysed score flattens.
 """
 
 from __future__ import annotations
@@ -215,18 +220,20 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
-        plain = _surface(g, words)
-        for ci, s, claim, ev, n in score_game(g, words, NAMED_EVIDENCE if g["id"] in named else 0.0):
+        analysed = index.analyse(words, g["phrases"], g["longest"])
+        plain = _surface(g, words, analysed)
+        for ci, s, claim, ev, n in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0):
             found.append((_Scored(s * factor, s * factor, gi, ci, claim, ev, n), plain.get(ci, 0.0) * factor))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
-def _surface(g: dict[str, Any], words: list[str]) -> dict[int, float]:
-    """Per clause, the plain BM25 score of the question's words as written (index._surface)."""
+def _surface(g: dict[str, Any], words: list[str], analysed: list[tuple[str, float]]) -> dict[int, float]:
+    """Per clause, the plain BM25 score of the question's words as written and of the order
+    it names the game's terms in (index._surface)."""
     out: dict[int, float] = {}
-    for w in {*words, *index.concept_pairs(index.analyse(words, g["phrases"], g["longest"]))}:
+    for w in {*words, *index.concept_pairs(analysed)}:
         if w in g["surface"]:
             pairs = index.unpack_floats(g["surface"][w])
             for ci, x in zip(pairs[0::2], pairs[1::2], strict=True):
@@ -241,13 +248,13 @@ def _no_words(query: str) -> str:
 
 
 def score_game(
-    g: dict[str, Any], words: list[str], bonus: float = 0.0
+    g: dict[str, Any], analysed: list[tuple[str, float]], bonus: float = 0.0
 ) -> list[tuple[int, float, tuple[int, float] | None, float, int]]:
     """(clause index, score 0..1, closest claim, evidence, matched terms) for every clause
-    the words touch.
+    the question's terms (index.analyse) touch.
 
     ``bonus`` is evidence the question gives otherwise, such as naming the game."""
-    terms = _query_terms(g, words)
+    terms = _query_terms(g, analysed)
     if not terms:
         return []
     coverage, evidence, matched = _coverage(g, terms)
@@ -275,10 +282,10 @@ def answers(r: _Scored) -> bool:
     return r.own >= CHATTER_SCORE and r.evidence >= STRONG_EVIDENCE and r.matched >= STRONG_TERMS
 
 
-def _query_terms(g: dict[str, Any], words: list[str]) -> dict[str, float]:
+def _query_terms(g: dict[str, Any], analysed: list[tuple[str, float]]) -> dict[str, float]:
     """Term -> query weight (the largest, when a term comes up twice)."""
     terms: dict[str, float] = {}
-    for term, weight in index.analyse(words, g["phrases"], g["longest"]):
+    for term, weight in analysed:
         if weight >= 1.0 or term in g["postings"]:  # an unknown part of a phrase is no evidence
             terms[term] = max(weight, terms.get(term, 0.0))
     return terms
