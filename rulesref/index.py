@@ -225,9 +225,20 @@ def analyse(tokens: Sequence[str], phrases: dict[str, list[str]], longest: int) 
     return out
 
 
-def terms_of(text: str, phrases: dict[str, list[str]], longest: int) -> list[str]:
-    """The terms of a piece of clause text (every concept counts once per mention)."""
-    return [t for t, _ in analyse(words(text), phrases, longest)]
+class Analyser:
+    """One game's glossary as phrases, and the analysis of each clause text, done once
+    however many parts of the index read that text (fields, lines, the plain match)."""
+
+    def __init__(self, phrases: dict[str, list[str]]) -> None:
+        self.phrases = phrases
+        self.longest = max((k.count(" ") + 1 for k in phrases), default=1)
+        self._done: dict[str, list[tuple[str, float]]] = {}
+
+    def __call__(self, text: str) -> list[tuple[str, float]]:
+        found = self._done.get(text)
+        if found is None:
+            found = self._done[text] = analyse(words(text), self.phrases, self.longest)
+        return found
 
 
 # --- packing ------------------------------------------------------------------------
@@ -302,14 +313,14 @@ def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
     common to all rulebooks ("own", "same") weigh less than each game's own vocabulary."""
     parsed = [_parse(g) for g in games]
     df: dict[str, int] = {}
-    for _, _, _, fields in parsed:
+    for _, _, fields in parsed:
         for d in fields:
             for term in {t for f in d.values() for t in f}:
                 df[term] = df.get(term, 0) + 1
-    n = sum(len(p[3]) for p in parsed)
+    n = sum(len(p[2]) for p in parsed)
     idf = {t: _idf(n, f) for t, f in df.items()}
     built = [_build(g, *p, idf, df, _idf(n, 0)) for g, p in zip(games, parsed, strict=True)]
-    for g, surface in zip(built, _surface([(p[0], p[1], p[2]) for p in parsed]), strict=True):
+    for g, surface in zip(built, _surface([(p[0], p[1]) for p in parsed]), strict=True):
         g["surface"] = surface
     return built
 
@@ -318,13 +329,13 @@ SURFACE_K1 = 1.2
 SURFACE_B = 0.75
 
 
-def _surface(games: list[tuple[list[dict[str, Any]], dict[str, list[str]], int]]) -> list[dict[str, bytes]]:
+def _surface(games: list[tuple[list[dict[str, Any]], Analyser]]) -> list[dict[str, bytes]]:
     """Per game, plain Okapi BM25 postings over each clause's words as written (title, text,
     asks, tags; no stems, no glossary, function words kept): word -> clause indexes and
     their scores for it, interleaved. Where the analysed match weighs what a question is
     about, this one counts how often the clause's own phrasings use the question's very
     words ("twice", "again"), and in what order they name the game's terms (concept_pairs)."""
-    docs = [[_counts(r, phrases, longest) for r in records] for records, phrases, longest in games]
+    docs = [[_counts(r, analysed) for r in records] for records, analysed in games]
     every = [d for game in docs for d in game]
     avg = (sum(sum(d.values()) for d in every) / len(every) if every else 0.0) or 1.0
     df: dict[str, int] = {}
@@ -343,11 +354,10 @@ def _surface(games: list[tuple[list[dict[str, Any]], dict[str, list[str]], int]]
     return out
 
 
-def _counts(r: dict[str, Any], phrases: dict[str, list[str]], longest: int) -> dict[str, int]:
+def _counts(r: dict[str, Any], analysed: Analyser) -> dict[str, int]:
     out: dict[str, int] = {}
     for text in (r["title"], r["text"], *r["indexed"], *(t.replace("-", " ") for t in r["tags"])):
-        ws = words(text)
-        for w in (*ws, *concept_pairs(analyse(ws, phrases, longest))):
+        for w in (*words(text), *concept_pairs(analysed(text))):
             if w not in CHATTER:
                 out[w] = out.get(w, 0) + 1
     return out
@@ -369,17 +379,16 @@ def _idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-Parsed = tuple[list[dict[str, Any]], dict[str, list[str]], int, list[dict[str, list[str]]]]
+Parsed = tuple[list[dict[str, Any]], Analyser, list[dict[str, list[str]]]]
 
 
 def _parse(game: Game) -> Parsed:
     records = [clause_record(c) for c in game.clauses.values()]
-    phrases = glossary_phrases((t.term, t.synonyms) for t in game.glossary)
-    longest = max((k.count(" ") + 1 for k in phrases), default=1)
+    analysed = Analyser(glossary_phrases((t.term, t.synonyms) for t in game.glossary))
     typos = asks_typos(game, records)
     for r in records:  # indexed as players meant them; the record shown keeps them as typed
         r["indexed"] = [" ".join(typos.get(w, w) for w in words(a)) for a in r["asks"]]
-    return records, phrases, longest, [_fields(r, phrases, longest) for r in records]
+    return records, analysed, [_fields(r, analysed) for r in records]
 
 
 TYPO_RATIO = 85.0
@@ -436,8 +445,7 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
 def _build(
     game: Game,
     records: list[dict[str, Any]],
-    phrases: dict[str, list[str]],
-    longest: int,
+    analysed: Analyser,
     fields: list[dict[str, list[str]]],
     idf: dict[str, float],
     df: dict[str, int],
@@ -446,14 +454,14 @@ def _build(
     import marshal
 
     postings = _postings(fields, idf, df)
-    lines, claims, inverted = _lines(records, phrases, longest, idf)
+    lines, claims, inverted = _lines(records, analysed, idf)
     return {
         "id": game.id,
         "title": game.title,
         "aliases": tuple(game.aliases),
-        "names": _name_words(game, postings, phrases),
-        "phrases": phrases,
-        "longest": longest,
+        "names": _name_words(game, postings, analysed.phrases),
+        "phrases": analysed.phrases,
+        "longest": analysed.longest,
         "vocab": _vocab(game, records),
         # one entry per term for both measures: fewer objects to unmarshal on every start
         "postings": {
@@ -483,9 +491,9 @@ def _texts(r: dict[str, Any]) -> list[str]:
     return [r["title"], r["text"], *r["indexed"], *r["tags"], *(p for m in r["misreadings"] for p in m)]
 
 
-def _fields(r: dict[str, Any], phrases: dict[str, list[str]], longest: int) -> dict[str, list[str]]:
-    def terms(texts: Iterable[str]) -> list[str]:
-        return [t for text in texts for t in terms_of(text, phrases, longest)]
+def _fields(r: dict[str, Any], analysed: Analyser) -> dict[str, list[str]]:
+    def terms(texts: Iterable[str]) -> list[str]:  # every concept counts once per mention
+        return [t for text in texts for t, _ in analysed(text)]
 
     return {
         "title": terms([r["title"]]),
@@ -530,7 +538,7 @@ def _postings(fields: list[dict[str, list[str]]], idf: dict[str, float], df: dic
 
 
 def _lines(
-    records: list[dict[str, Any]], phrases: dict[str, list[str]], longest: int, idf: dict[str, float]
+    records: list[dict[str, Any]], analysed: Analyser, idf: dict[str, float]
 ) -> tuple[dict[str, bytes], tuple[tuple[int, ...], ...], dict[str, tuple[bytes, bytes]]]:
     """The question-like lines of each clause (title, asks, misreading claims), for cosine
     similarity: each line's clause and idf-weighted length; each clause's claim lines; and
@@ -544,7 +552,7 @@ def _lines(
         for text, is_claim in [(r["title"], False), *((a, False) for a in r["indexed"])] + [
             (m[0], True) for m in r["misreadings"]
         ]:
-            terms = _weighted(text, phrases, longest)
+            terms = _weighted(analysed(text))
             line = len(owners)
             owners.append(i)
             norms.append(math.sqrt(sum((w * idf[t]) ** 2 for t, w in terms.items())) or 1.0)
@@ -558,9 +566,9 @@ def _lines(
     return lines, tuple(claims), packed
 
 
-def _weighted(text: str, phrases: dict[str, list[str]], longest: int) -> dict[str, float]:
+def _weighted(analysed: list[tuple[str, float]]) -> dict[str, float]:
     out: dict[str, float] = {}
-    for t, w in analyse(words(text), phrases, longest):
+    for t, w in analysed:
         out[t] = max(w, out.get(t, 0.0))
     return out
 
