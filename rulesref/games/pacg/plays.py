@@ -47,9 +47,7 @@ def judge_play(
             "during the encounter unless a power removes or ignores the trait or the immunity.",
         )
     if play.combat_only and not on_combat:
-        return judge.illegal(
-            "check.use-cards", f"{said}: a combat-only power cannot be used on a check that is not a combat check."
-        )
+        return _not_combat(judge, said)
     key = (play.by, play.card.lower(), step, where)
     if key in enc.revealed and not play.again:
         return judge.illegal(
@@ -89,9 +87,7 @@ def judge_power(
             f"{said}: it would add {', '.join(hit)} to a check against {card.name}, which is immune to it.",
         )
     if power.combat_only and not on_combat:
-        return judge.illegal(
-            "check.use-cards", f"{said}: a combat-only power cannot be used on a check that is not a combat check."
-        )
+        return _not_combat(judge, said)
     key = (power.by, power.power.lower(), step, where)
     if key in enc.powers and not power.triggered:
         return judge.illegal(
@@ -107,6 +103,13 @@ def judge_power(
         else "its first use in this step"
     )
     return judge.legal("encounter.power-frequency", f"{said}: {how}.")
+
+
+def _not_combat(judge: Judge, said: str) -> Verdict:
+    """A combat-only power (a card's or a character's) on a check that is not a combat check."""
+    return judge.illegal(
+        "check.use-cards", f"{said}: a combat-only power cannot be used on a check that is not a combat check."
+    )
 
 
 def _relevance(judge: Judge, step: Step, where: int | str | None, purpose: str, said: str) -> Verdict | None:
