@@ -5,9 +5,16 @@
 Each question (bench/questions.yaml: q, id, also, game, kind) is asked of every game at
 once, as a player would. A question counts as right at top-1 when the first result is its
 ``id`` or one of its ``also`` ids, and at top-3 when one of them is in the first three.
-MRR uses the rank of the first right id in the first ten (0 when absent). The baseline is
-Okapi BM25 over each clause's title, text, asks and tags: lowercase alphanumeric words,
-no stemming, no stop words, no glossary, no typo tolerance.
+MRR uses the rank of the first right id in the first ten (0 when absent). A question with
+``id: null`` is out of scope: the packs hold no answer, and the right thing is a refusal.
+The figures are printed overall, per game and per kind, with the refusal confusion (in-scope
+questions refused, out-of-scope questions answered); top-1, top-3 and MRR count in-scope
+questions only, and an in-scope question refused is a miss.
+
+The baseline is Okapi BM25 (the rank-bm25 library, k1 1.2, b 0.75) over each clause's title,
+text, asks and tags: lowercase alphanumeric words, no stemming, no stop words, no glossary,
+no typo tolerance. It is an outside yardstick, not one of rulesref's own parts, and it never
+refuses.
 
 Generalisation checks that use no held-out questions: ``--loo N`` asks N of the clauses'
 own ``asks`` (a fixed sample; 0 = all) of an index built without that ask, and
@@ -23,7 +30,6 @@ measure; CPU medians are printed too because they move less when the machine is 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random as random_module
 import resource
@@ -32,7 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,14 +60,19 @@ TIMED_QUESTION = "can the DA pawn go thru a wall??"
 @dataclass(frozen=True)
 class Question:
     q: str
-    id: str
+    id: str | None
+    """None: out of scope, the right answer is a refusal."""
     also: tuple[str, ...]
-    game: str
+    game: str | None
     kind: str
 
     @property
     def right(self) -> frozenset[str]:
-        return frozenset((self.id, *self.also))
+        return frozenset((self.id, *self.also)) if self.id else frozenset()
+
+    @property
+    def in_scope(self) -> bool:
+        return self.id is not None
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -70,7 +81,7 @@ def load_questions(path: Path) -> list[Question]:
     out = []
     for i, item in enumerate(raw):
         try:
-            out.append(Question(item["q"], item["id"], tuple(item.get("also") or ()), item["game"], item["kind"]))
+            out.append(Question(item["q"], item["id"], tuple(item.get("also") or ()), item.get("game"), item["kind"]))
         except (KeyError, TypeError) as exc:
             raise SystemExit(f"{path}: question {i}: missing {exc}") from None
     return out
@@ -87,29 +98,26 @@ def rulesref_ranker() -> Ranker:
 
 
 class BM25:
-    """Okapi BM25 (k1 1.2, b 0.75) over title + text + asks + tags, one document per clause."""
+    """Okapi BM25 (rank-bm25's BM25Okapi, k1 1.2, b 0.75) over title + text + asks + tags,
+    one document per clause."""
 
     def __init__(self, clauses: Iterable[Clause], k1: float = 1.2, b: float = 0.75) -> None:
+        from rank_bm25 import BM25Okapi
+
         self.ids: list[str] = []
-        self.docs: list[Counter[str]] = []
+        docs: list[list[str]] = []
         for c in clauses:
             self.ids.append(c.id)
-            self.docs.append(Counter(tokens(" ".join((c.title, c.text, *c.asks, *c.tags)))))
-        self.k1, self.b = k1, b
-        self.lengths = [sum(d.values()) for d in self.docs]
-        self.avg = sum(self.lengths) / len(self.docs)
-        df: Counter[str] = Counter(t for d in self.docs for t in d)
-        n = len(self.docs)
-        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+            docs.append(tokens(" ".join((c.title, c.text, *c.asks, *c.tags))))
+        self.model = BM25Okapi(docs, k1=k1, b=b)
 
     def rank(self, q: str) -> list[str]:
-        scores = []
-        for i, d in enumerate(self.docs):
-            norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg)
-            s = sum(self.idf[t] * d[t] * (self.k1 + 1) / (d[t] + norm) for t in set(tokens(q)) if t in d)
-            if s > 0:
-                scores.append((-s, i))
-        return [self.ids[i] for _, i in sorted(scores)[:DEPTH]]
+        words = tokens(q)
+        if not words:
+            return []
+        scores = self.model.get_scores(words)
+        ranked = sorted((-float(x), i) for i, x in enumerate(scores) if x > 0)
+        return [self.ids[i] for _, i in ranked[:DEPTH]]
 
 
 def tokens(text: str) -> list[str]:
@@ -124,20 +132,38 @@ def tokens(text: str) -> list[str]:
 @dataclass
 class Tally:
     n: int = 0
+    """In-scope questions."""
     top1: int = 0
     top3: int = 0
     rr: float = 0.0
+    refused: int = 0
+    """In-scope questions given no answer."""
+    outside: int = 0
+    """Out-of-scope questions."""
+    answered: int = 0
+    """Out-of-scope questions given an answer."""
 
     def add(self, ranked: Sequence[str], right: frozenset[str]) -> None:
+        if not right:  # out of scope: only a refusal is right
+            self.outside += 1
+            self.answered += bool(ranked)
+            return
         self.n += 1
         self.top1 += bool(ranked[:1] and ranked[0] in right)
         self.top3 += any(r in right for r in ranked[:3])
         self.rr += next((1 / (i + 1) for i, r in enumerate(ranked) if r in right), 0.0)
+        self.refused += not ranked
 
     def row(self) -> str:
         if not self.n:
             return "   -      -      -  "
         return f"{self.top1 / self.n:6.1%} {self.top3 / self.n:6.1%} {self.rr / self.n:6.3f}"
+
+    def confusion(self) -> str:
+        """In-scope refused and out-of-scope answered, as counts and shares."""
+        inside = f"{self.refused}/{self.n} ({self.refused / self.n:.1%})" if self.n else "-"
+        outside = f"{self.answered}/{self.outside} ({self.answered / self.outside:.1%})" if self.outside else "-"
+        return f"in-scope refused {inside}; out-of-scope answered {outside}"
 
 
 @dataclass
@@ -154,9 +180,10 @@ def evaluate(questions: Sequence[Question], rank: Ranker) -> Report:
     misses = []
     for q in questions:
         ranked = rank(q.q)
-        for t in (overall, groups[f"game {q.game}"], groups[f"kind {q.kind}"]):
+        for t in (overall, groups[f"game {q.game or 'none'}"], groups[f"kind {q.kind}"]):
             t.add(ranked, q.right)
-        if not (ranked and ranked[0] in q.right):
+        missed = (not ranked or ranked[0] not in q.right) if q.in_scope else bool(ranked)
+        if missed:
             misses.append((q, ranked))
     return Report(overall, dict(sorted(groups.items())), misses)
 
@@ -167,7 +194,7 @@ def misreading_flags(questions: Sequence[Question]) -> tuple[int, int, int, int]
     for q in questions:
         hits = lookup.ask(q.q, top=1).hits
         flagged = bool(hits and hits[0].misreading)
-        if q.kind == "misreading":
+        if q.kind in ("misreading", "claim"):
             n_m, hit_m = n_m + 1, hit_m + flagged
         else:
             n_o, hit_o = n_o + 1, hit_o + flagged
@@ -319,30 +346,40 @@ def _ms(seconds: float, width: int = 11) -> str:
 def print_reports(ours: Report, base: Report) -> None:
     print(f"{'':34} {'rulesref':^21}   {'BM25 baseline':^21}")
     print(f"{'':34} {'top-1':>6} {'top-3':>6} {'MRR':>6}   {'top-1':>6} {'top-3':>6} {'MRR':>6}    n")
-    print(f"{'all':34} {ours.overall.row()}   {base.overall.row()}  {ours.overall.n:3}")
+    print(f"{'all (in scope)':34} {ours.overall.row()}   {base.overall.row()}  {ours.overall.n:3}")
     for name, tally in ours.groups.items():
-        print(f"{name:34} {tally.row()}   {base.groups[name].row()}  {tally.n:3}")
+        if tally.n:
+            print(f"{name:34} {tally.row()}   {base.groups[name].row()}  {tally.n:3}")
+    print(f"\nrefusal (rulesref): {ours.overall.confusion()}")
+    for name, tally in ours.groups.items():
+        if name.startswith("game ") and (tally.n or tally.outside):
+            print(f"  {name:32} {tally.confusion()}")
 
 
 def print_misses(report: Report) -> None:
-    print(f"\nrulesref top-1 misses ({len(report.misses)}):")
+    print(f"\nrulesref misses ({len(report.misses)}): top-1 wrong, in-scope refused, out-of-scope answered")
     for q, ranked in report.misses:
-        got = ", ".join(ranked[:3]) or "(no result)"
+        got = ", ".join(ranked[:3]) or "(refused)"
         also = f" (or {', '.join(q.also)})" if q.also else ""
-        print(f"  [{q.kind}] {q.q}\n      expected {q.id}{also}; got {got}")
+        wanted = f"{q.id}{also}" if q.in_scope else "a refusal"
+        print(f"  [{q.kind}] {q.q}\n      expected {wanted}; got {got}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--questions", type=Path, default=ROOT / "bench" / "questions.yaml")
+    parser.add_argument(
+        "--questions", type=Path, action="append", help="a question set (repeatable; default bench/questions.yaml)"
+    )
     parser.add_argument("--runs", type=int, default=10, help="timed runs of each command")
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--loo", type=int, metavar="N", help="leave-one-out over N sampled asks (0: all)")
     parser.add_argument("--perturb", action="store_true", help="also ask perturbed variants of the questions")
     args = parser.parse_args(argv)
-    questions = load_questions(args.questions)
+    files = args.questions or [ROOT / "bench" / "questions.yaml"]
+    questions = [q for f in files for q in load_questions(f)]
     clauses = [c for folder in game_folders() for c in load_game(folder).clauses.values()]
-    print(f"{args.questions.name}: {len(questions)} questions, {len(clauses)} clauses, both games searched at once")
+    names = " + ".join(f.name for f in files)
+    print(f"{names}: {len(questions)} questions, {len(clauses)} clauses, both games searched at once")
     print("right = the expected id, or one of its `also` ids; MRR over the first 10 results\n")
     ours = evaluate(questions, rulesref_ranker())
     base = evaluate(questions, BM25(clauses).rank)
