@@ -60,3 +60,5 @@ class Clause(NamedTuple):
     """The clause file it came from, for messages."""
     line: int = 0
     """Its line in that file."""
+    roles: tuple[tuple[str, str], ...] = ()
+    """Who acts, where the clause's meaning depends on it (frames.py): ``(("mover", "house"), ...)``."""

@@ -25,6 +25,12 @@ if TYPE_CHECKING:  # the YAML reader is imported only when a pack is actually re
 CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 """``<topic>.<name>``: lowercase words and hyphens, dot-separated."""
 KINDS = ("rule", "open")
+ROLE_KEYS = ("mover", "target", "side", "actor", "card")
+"""What a clause's ``roles:`` may say, and what a question's frame holds (frames.py)."""
+ROLE_VALUES = {"actor": ("encountering", "other"), "card": ("boon", "bane")}
+"""The values of the role keys that are not a game's sides."""
+TERM_ROLE_KEYS = ("side", "relation", "card", "person")
+"""What a glossary term's ``role:`` may say: the part it plays in a question's frame."""
 
 __all__ = ["Clause", "Game", "Misreading", "Reading", "Term", "game_folders", "load_game", "rules_root"]
 
@@ -35,6 +41,8 @@ class Term:
 
     term: str
     synonyms: tuple[str, ...]
+    role: tuple[tuple[str, str], ...] = ()
+    """The part it plays in a question's frame (frames.py), e.g. ``(("side", "house"),)``."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,10 @@ class Game:
     readings: dict[str, Reading] = field(default_factory=dict)
     coverage: str = "engine"
     """Which clauses lint wants cited by a scenario: ``all``, or those the ``engine`` names."""
+    speaker: str | None = None
+    """The side "I" and "my" stand for in a question that does not say (frames.py)."""
+    sides: tuple[str, ...] = ()
+    """The game's two sides, when it has two (another player is the speaker's opponent)."""
     problems: list[str] = field(default_factory=list)
     """Cross-check failures, one line each, for ``lint``."""
 
@@ -187,8 +199,18 @@ _CLAUSE_KEYS = {
     "see": False,
     "misreadings": False,
     "page_note": False,
+    "roles": False,
 }
-_GAME_KEYS = {"id": True, "title": True, "aliases": False, "pages": True, "sources": True, "coverage": False}
+_GAME_KEYS = {
+    "id": True,
+    "title": True,
+    "aliases": False,
+    "pages": True,
+    "sources": True,
+    "coverage": False,
+    "speaker": False,
+    "sides": False,
+}
 _READING_KEYS = {
     "id": True,
     "question": True,
@@ -228,7 +250,11 @@ def load_game(folder: Path) -> Game:
         sources=f.words("sources"),
         folder=folder,
         coverage=f.value.get("coverage", "engine"),
+        sides=f.words("sides"),
     )
+    game.speaker = f.maybe_text("speaker")
+    if game.speaker is not None and game.speaker not in game.sides:
+        raise f.fail("speaker", f"speaker must be one of the sides ({', '.join(game.sides) or 'none given'})")
     if game.coverage not in ("all", "engine"):
         raise f.fail("coverage", "coverage must be 'all' or 'engine'")
     for path in sorted(folder.glob("*.yaml")):
@@ -289,6 +315,7 @@ def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
                 page_note=f.maybe_text("page_note"),
                 file=doc.file,
                 line=f.line(),
+                roles=_roles(doc, (i, "roles"), f.value.get("roles"), ROLE_KEYS),
             )
         )
     return out
@@ -299,9 +326,28 @@ def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
         raise doc.error((), "glossary.yaml must be a list of {term, synonyms}", cls=CorpusError)
     out = []
     for i in range(len(doc.data)):
-        f = _Fields(doc, (i,), {"term": True, "synonyms": False})
-        out.append(Term(f.text("term").lower(), tuple(s.lower() for s in f.words("synonyms"))))
+        f = _Fields(doc, (i,), {"term": True, "synonyms": False, "role": False})
+        role = _roles(doc, (i, "role"), f.value.get("role"), TERM_ROLE_KEYS)
+        out.append(Term(f.text("term").lower(), tuple(s.lower() for s in f.words("synonyms")), role))
     return tuple(out)
+
+
+def _roles(doc: Loaded, path: PathKey, raw: Any, keys: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """A ``roles:`` / ``role:`` mapping of frame key -> value, as sorted pairs."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        raise doc.error(path, f"expected a mapping of {' | '.join(keys)} -> value", cls=CorpusError)
+    out = []
+    for key, value in raw.items():
+        if key not in keys:
+            raise doc.error(
+                (*path, key), f"unknown role {key!r}", key=True, cls=CorpusError, hint=did_you_mean(str(key), keys)
+            )
+        if not isinstance(value, str) or not value.strip():
+            raise doc.error((*path, key), "expected a word, e.g. house", cls=CorpusError)
+        out.append((str(key), value.strip()))
+    return tuple(sorted(out))
 
 
 def _read_readings(doc: Loaded, game: str) -> list[Reading]:
@@ -353,6 +399,10 @@ def _cross_check(game: Game) -> None:
                 game.problems.append(f"{where}: see {target!r} does not resolve" + (f"; {hint}" if hint else ""))
             elif target == c.id:
                 game.problems.append(f"{where}: see points at itself")
+        for key, value in c.roles:
+            allowed = game.sides if key in ("mover", "target", "side") else ROLE_VALUES.get(key, ())
+            if value not in allowed:
+                game.problems.append(f"{where}: roles.{key} is {value!r}; expected one of {', '.join(allowed)}")
     for r in game.readings.values():
         for target in (r.open, *r.clauses):
             if target not in game.clauses:

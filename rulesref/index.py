@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 8
+FORMAT = 9
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -284,6 +284,7 @@ def clause_record(c: Any) -> dict[str, Any]:
         "page_note": c.page_note,
         "file": c.file,
         "line": c.line,
+        "roles": [list(r) for r in c.roles],
     }
 
 
@@ -473,7 +474,17 @@ def _build(
         "claims": claims,
         "clauses": tuple(marshal.dumps({k: v for k, v in r.items() if k != "indexed"}) for r in records),
         "open": ints(i for i, r in enumerate(records) if r["kind"] == "open"),
+        # who acts (frames.py): each glossary concept's part in a frame, each clause's roles
+        "roles_of": _roles_of(game),
+        "roles": {i: dict(map(tuple, r["roles"])) for i, r in enumerate(records) if r["roles"]},
+        "speaker": game.speaker,
+        "sides": tuple(game.sides),
     }
+
+
+def _roles_of(game: Game) -> dict[str, dict[str, str]]:
+    """Concept -> the part it plays in a question's frame, from the glossary's ``role:``."""
+    return {concept(t.term): dict(t.role) for t in game.glossary if t.role}
 
 
 def _vocab(game: Game, records: list[dict[str, Any]]) -> dict[str, int]:

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from rulesref import cache, index
+from rulesref import cache, frames, index
 from rulesref.clause import Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, RulesrefError, UnknownNameError, did_you_mean
 
@@ -58,6 +58,11 @@ NEXT_LINES = 0.5
 """Share of a clause's phrasing similarity that its second and third closest lines give."""
 OPEN = 0.95
 """Score factor of an open question: it answers only a question that names its edge case."""
+ROLE_MISMATCH = 0.8
+"""Score factor of a clause whose declared roles the question's frame contradicts (frames.py):
+"a death eater lands on my pawn" is not the stun, however many words they share."""
+ROLE_MATCH = 1.05
+"""Score factor of a clause whose declared roles the question's frame states."""
 SUGGESTIONS = 3
 MAX_WORDS = 200
 """Only the first words of a longer question are read: a table question is never that long."""
@@ -222,11 +227,25 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
         analysed = index.analyse(words, g["phrases"], g["longest"])
         plain = _surface(g, words, analysed)
+        frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         for ci, s, claim, ev, n in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0):
-            found.append((_Scored(s * factor, s * factor, gi, ci, claim, ev, n), plain.get(ci, 0.0) * factor))
+            f = factor * _fits(frame, g["roles"].get(ci))
+            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
+
+
+def _fits(frame: dict[str, str], roles: dict[str, str] | None) -> float:
+    """How a clause's declared roles fit the question's frame: a factor on its score."""
+    if not roles or not frame:
+        return 1.0
+    shared = [k for k in roles if k in frame]
+    if not shared:
+        return 1.0
+    if any(frame[k] != roles[k] for k in shared):
+        return ROLE_MISMATCH
+    return ROLE_MATCH
 
 
 def _surface(g: dict[str, Any], words: list[str], analysed: list[tuple[str, float]]) -> dict[int, float]:
@@ -379,6 +398,7 @@ def _clause(g: dict[str, Any], ci: int) -> Clause:
         page_note=r["page_note"],
         file=r["file"],
         line=r["line"],
+        roles=tuple((k, v) for k, v in r["roles"]),
     )
 
 

@@ -1,0 +1,256 @@
+"""Who did what to whom: a question read into a frame of roles, for ranking (lookup.py).
+
+Some rules turn on who acts. In Houses vs. Dark Arts a House pawn ending its move on a Dark
+Arts pawn is a stun and the reverse is a bump; in the PACG the encountering character may
+evade and another local character may not. A bag of words cannot tell these apart, so a
+clause whose meaning depends on who acts declares its roles (``roles:`` in its clause file,
+e.g. ``{mover: house, target: dark-arts}``), and a question is read into the same frame.
+
+The game's words for the parties and relations are data: a glossary term may carry
+``role:`` (``{side: house}``, ``{relation: onto}``, ``{card: bane}``), so slang and names
+("death eater", "Harry") reach the frame through the glossary. What is English, not game,
+lives here: "I", "my" and "mine" stand for the speaker, whose side is the game's
+``speaker`` default unless the question says otherwise ("I'm the Dark Arts player", "my
+death eater"); "he", "his" and "she" for another player, bound by "he plays the Dark Arts"
+or taken as the speaker's opponent; a passive ("got landed on by") swaps mover and target.
+
+Frame keys:
+  mover, target   the sides of the pawn that ends its move and of the one it ends on
+  side            the one side a question is about, when it names only one
+  actor           PACG: ``encountering`` or ``other``, who does the thing asked about
+  card            PACG: ``boon`` or ``bane``, when the question names only one kind
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from rulesref.index import ARTICLES, stem
+
+Roles = Mapping[str, str]
+
+SPEAKER = frozenset({"i", "me", "my", "mine", "myself", "im", "ive", "id"})
+OTHERS = {
+    "he": "he",
+    "him": "he",
+    "his": "he",
+    "hes": "he",
+    "himself": "he",
+    "she": "she",
+    "her": "she",
+    "hers": "she",
+    "shes": "she",
+    "herself": "she",
+    "they": "they",
+    "them": "they",
+    "their": "they",
+    "theirs": "they",
+    "theyre": "they",
+}
+"""Pronouns of another player, by the person they point at."""
+COPULA = frozenset({"am", "is", "are", "was", "play", "plays", "playing", "played", "control", "controls", "as"})
+PAWN_NOUNS = frozenset(
+    {"pawn", "pawns", "piece", "pieces", "guy", "guys", "figure", "figures", "token", "mini", "minis", "meeple"}
+    | {"square", "squares", "space", "spaces", "spot", "tile", "cell", "one", "own"}
+)
+"""Nouns a possessive turns into that person's pawn (or the space it stands on)."""
+PASSIVE = frozenset({"got", "get", "gets", "was", "were", "been", "is", "being", "be"})
+MODALS = frozenset({"can", "may", "could", "might", "must", "should", "does", "do", "did", "will", "would", "is"})
+OTHER_PEOPLE = frozenset(
+    {"another", "other", "others", "someone", "somebody", "anyone", "anybody", "friend", "teammate", "ally"}
+)
+"""Words for a character other than the one encountering (PACG ``actor: other``)."""
+HELPING = frozenset({"for", "instead", "behalf"})
+"""'... for her', '... instead of him': someone acting for the one it concerns."""
+
+
+class Mention(NamedTuple):
+    """A word or phrase of the question that stands for a party, a person or a relation."""
+
+    at: int
+    """Token position of its first word."""
+    end: int
+    """Token position after its last word."""
+    key: str
+    """``side``, ``relation``, ``card``, ``person`` or ``speaker``/``pronoun``."""
+    value: str
+
+
+def tokens_of(query: str) -> tuple[list[str], list[bool]]:
+    """Lowercase words, and whether each was written as a possessive ('Greyback's')."""
+    words: list[str] = []
+    possessive: list[bool] = []
+    for raw in re.findall(r"[a-z0-9]+(?:['’][a-z]+)?", query.lower()):
+        base, _, tail = raw.replace("’", "'").partition("'")
+        if tail == "s" and base not in OTHERS and base not in SPEAKER and base not in ("it", "that", "what", "who"):
+            words.append(base)
+            possessive.append(True)
+        else:
+            words.append(base + tail)
+            possessive.append(False)
+    return words, possessive
+
+
+def mentions(
+    words: Sequence[str], phrases: Mapping[str, Sequence[str]], longest: int, roles_of: Mapping[str, Roles]
+) -> list[Mention]:
+    """Glossary phrases that carry a role, with their positions (the longest phrase wins)."""
+    kept = [i for i, w in enumerate(words) if w not in ARTICLES]
+    stems = [stem(words[i]) for i in kept]
+    out: list[Mention] = []
+    j = 0
+    while j < len(stems):
+        for n in range(min(longest, len(stems) - j), 0, -1):
+            hit = phrases.get(" ".join(stems[j : j + n]))
+            if hit is None:
+                continue
+            role = next((roles_of[c] for c in hit if c in roles_of), None)
+            if role is not None:
+                out.extend(Mention(kept[j], kept[j + n - 1] + 1, k, v) for k, v in role.items())
+            j += n
+            break
+        else:
+            j += 1
+    return out
+
+
+def read(
+    query: str,
+    phrases: Mapping[str, Sequence[str]],
+    longest: int,
+    roles_of: Mapping[str, Roles],
+    *,
+    speaker: str | None = None,
+    sides: Sequence[str] = (),
+) -> dict[str, str]:
+    """The frame of ``query``: the roles it states, by key (empty when it names none).
+
+    ``speaker`` is the side "I" stands for when the question does not say; ``sides`` the
+    game's two sides, so another player's pronoun can be read as the speaker's opponent.
+    """
+    words, possessive = tokens_of(query)
+    found = mentions(words, phrases, longest, roles_of)
+    # "my pawn" is in the glossary as a House pawn, which is only the usual case: here a
+    # possessive stands for its owner, whose side the question may give otherwise
+    side_at = {
+        m.at: m.value for m in found if m.key == "side" and words[m.at] not in SPEAKER and words[m.at] not in OTHERS
+    }
+    bound = _bindings(words, side_at)
+    me = bound.get("speaker") or _possessed_side(words, side_at) or speaker
+    frame: dict[str, str] = {}
+
+    def side_of(at: int) -> str | None:
+        """The side of the party at position ``at`` (a side word, "my ...", "his ...")."""
+        word = words[at]
+        if at in side_at:
+            return side_at[at]
+        if word in SPEAKER:
+            return me
+        if word in OTHERS:
+            who = bound.get(OTHERS[word])
+            if who is None and me is not None and len(sides) == 2 and me in sides:
+                who = sides[1 - sides.index(me)]
+            return who
+        return None
+
+    parties = [i for i in range(len(words)) if i in side_at or words[i] in SPEAKER or words[i] in OTHERS]
+    for rel in (m for m in found if m.key == "relation" and m.value == "onto"):
+        before = [i for i in parties if i < rel.at]
+        after = [i for i in parties if i >= rel.end]  # "ended his move on": 'his' is the mover's
+        passive = rel.at > 0 and words[rel.at - 1] in PASSIVE and "by" in words[rel.end : rel.end + 3]
+        if passive:
+            by = words.index("by", rel.end)
+            mover_at = next((i for i in after if i > by), None)
+            target_at = before[-1] if before else None
+        else:
+            mover_at = before[-1] if before else None
+            target_at = after[0] if after else None
+        mover = side_of(mover_at) if mover_at is not None else None
+        target = side_of(target_at) if target_at is not None else None
+        if mover is not None:
+            frame["mover"] = mover
+        if target is not None:
+            frame["target"] = target
+        break
+    named = {x for i in parties if i in side_at or possessive[i] or _owns(words, i) if (x := side_of(i)) is not None}
+    if "mover" not in frame and len(named) == 1:
+        frame["side"] = next(iter(named))
+    elif "mover" not in frame and not named and bound.get("speaker"):
+        frame["side"] = bound["speaker"]
+    cards = {m.value for m in found if m.key == "card"}
+    if len(cards) == 1:
+        frame["card"] = next(iter(cards))
+    actor = _actor(words, found)
+    if actor is not None:
+        frame["actor"] = actor
+    return frame
+
+
+def _owns(words: Sequence[str], i: int) -> bool:
+    """ "my pawn", "his guy", "mine": a pronoun that stands for a party's pawn."""
+    w = words[i]
+    if w in ("mine", "hers", "theirs"):
+        return True
+    return (w in SPEAKER or w in OTHERS) and i + 1 < len(words) and words[i + 1] in PAWN_NOUNS
+
+
+def _bindings(words: Sequence[str], side_at: Mapping[int, str]) -> dict[str, str]:
+    """Who plays which side, as the question says: "I'm the DA", "he plays Gryffindor"."""
+    out: dict[str, str] = {}
+    for i, w in enumerate(words):
+        person = "speaker" if w in SPEAKER else OTHERS.get(w)
+        if person is None or person in out:
+            continue
+        if w in ("im", "hes", "shes", "theyre"):
+            look = i + 1  # "I'm the DA": the contraction holds the copula
+        elif i + 1 < len(words) and words[i + 1] in COPULA:
+            look = i + 2
+        elif w == "i" and i + 1 < len(words) and words[i + 1] == "the":
+            look = i + 1  # "I, the Ravenclaw player, ..."
+        else:
+            continue
+        for j in range(look, min(look + 4, len(words))):
+            if j in side_at:
+                out[person] = side_at[j]
+                break
+            if words[j] not in ("the", "a", "an", "playing", "as", "am", "on", "of", "player"):
+                break
+    for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
+        if w == "as" and "speaker" not in out and (i == 0 or words[i - 1] in ("and", "so", "but")):
+            at = next((k for k in range(i + 1, min(i + 5, len(words))) if k in side_at), None)
+            if at is not None and any(words[k] == "player" for k in range(at, min(at + 4, len(words)))):
+                out["speaker"] = side_at[at]
+    return out
+
+
+def _possessed_side(words: Sequence[str], side_at: Mapping[int, str]) -> str | None:
+    """The speaker's side shown by what they own: "my death eater", "my house pawn"."""
+    for i, w in enumerate(words):
+        if w in ("my", "mine", "our") and i + 1 in side_at:
+            return side_at[i + 1]
+    return None
+
+
+def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
+    """PACG: whether the question asks about the encountering character or another one."""
+    people = {m.at for m in found if m.key == "person"}
+    encounters = [m.at for m in found if m.key == "relation" and m.value == "encounters"]
+    encountering = next((max((p for p in people if p < e), default=None) for e in encounters), None)
+    for i, w in enumerate(words):
+        if w not in MODALS:
+            continue
+        nxt = [j for j in range(i + 1, min(i + 3, len(words)))]
+        who = next((j for j in nxt if j in people or words[j] in SPEAKER or words[j] in OTHER_PEOPLE), None)
+        if who is None:
+            continue
+        if words[who] in OTHER_PEOPLE:
+            return "other"
+        if encountering is not None:
+            same = words[who] == words[encountering] or (words[who] in SPEAKER and words[encountering] in SPEAKER)
+            return "encountering" if same else "other"
+        break
+    if encountering is not None and any(w in HELPING for w in words[encountering + 1 :]):
+        return "other"
+    return None

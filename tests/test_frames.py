@@ -1,0 +1,86 @@
+"""Who did what to whom: questions read into frames (rulesref/frames.py), and the ranking that uses them."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulesref import frames, lookup
+
+HVDA = "houses-vs-dark-arts"
+
+FRAMES = [
+    # (question, the frame's roles that must be read; keys not listed are not checked)
+    ("My house pawn lands on a death eater.", {"mover": "house", "target": "dark-arts"}),
+    ("The death eater moved onto my square.", {"mover": "dark-arts", "target": "house"}),
+    ("I'm the Dark Arts player and a house pawn just walked onto my pawn.", {"mover": "house", "target": "dark-arts"}),
+    ("I'm the Dark Arts player and my pawn ends its move on a house pawn.", {"mover": "dark-arts", "target": "house"}),
+    ("his guy ended up on mine. I'm the DA, he's Gryffindor.", {"mover": "house", "target": "dark-arts"}),
+    ("his guy ended up on mine. I'm Gryffindor, he's the Dark Arts.", {"mover": "dark-arts", "target": "house"}),
+    ("A Dark Arts pawn was landed on by a Ravenclaw pawn.", {"mover": "house", "target": "dark-arts"}),
+    ("My death eater got landed on by Luna.", {"mover": "house", "target": "dark-arts"}),
+    ("Harry stops on the square where Bellatrix is standing.", {"mover": "house", "target": "dark-arts"}),
+    ("Bellatrix stops where Harry is.", {"mover": "dark-arts", "target": "house"}),
+    ("Greyback finished his move on Cedric's square.", {"mover": "dark-arts", "target": "house"}),
+    ("As the Dark Arts player, can I discard cards when I Replenish?", {"side": "dark-arts"}),
+    ("Can house players throw away cards before drawing when they Replenish?", {"side": "house"}),
+    ("Can my death eaters cross obstacles without playing a card?", {"side": "dark-arts"}),
+]
+
+
+def _game(gid: str) -> dict[str, object]:
+    return next(g for g in lookup.load_index()["games"] if g["id"] == gid)
+
+
+def _frame(question: str, gid: str = HVDA) -> dict[str, str]:
+    g = _game(gid)
+    return frames.read(
+        question,
+        g["phrases"],  # type: ignore[arg-type]
+        g["longest"],  # type: ignore[arg-type]
+        g["roles_of"],  # type: ignore[arg-type]
+        speaker=g["speaker"],  # type: ignore[arg-type]
+        sides=g["sides"],  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(("question", "roles"), FRAMES, ids=[q for q, _ in FRAMES])
+def test_question_is_read_into_its_frame(question: str, roles: dict[str, str]) -> None:
+    frame = _frame(question)
+    assert {k: frame.get(k) for k in roles} == roles, frame
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which side may discard on Replenish, the Houses or the Dark Arts?", "Can a pawn move diagonally?"],
+)
+def test_a_question_naming_no_one_side_has_no_side(question: str) -> None:
+    assert "side" not in _frame(question) and "mover" not in _frame(question)
+
+
+def test_possessive_and_contraction_are_told_apart() -> None:
+    words, possessive = frames.tokens_of("I'm sure he's on Greyback's square")
+    assert words == ["im", "sure", "hes", "on", "greyback", "square"]
+    assert possessive == [False, False, False, False, True, False]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("My house pawn lands on a death eater. What happens?", "encounter.stun"),
+        ("A death eater lands on my house pawn. What happens?", "bump.bump"),
+        ("The death eater moved onto my square. What happens to my pawn?", "bump.bump"),
+        ("I'm the Dark Arts player and a house pawn just walked onto my pawn. What happens?", "encounter.stun"),
+        ("As the Dark Arts player, can I discard cards when I Replenish?", "replenish.dark-arts-no-discard"),
+    ],
+)
+def test_direction_decides_the_answer(question: str, expected: str) -> None:
+    assert lookup.ask(question).hits[0].clause.id == expected
+
+
+def test_a_clause_whose_roles_the_frame_contradicts_ranks_lower() -> None:
+    assert lookup._fits({"mover": "house", "target": "dark-arts"}, {"mover": "dark-arts", "target": "house"}) == (
+        lookup.ROLE_MISMATCH
+    )
+    assert lookup._fits({"mover": "house"}, {"mover": "house", "target": "dark-arts"}) == lookup.ROLE_MATCH
+    assert lookup._fits({}, {"mover": "house"}) == 1.0
+    assert lookup._fits({"side": "house"}, {"mover": "house"}) == 1.0
