@@ -32,7 +32,7 @@ ROLE_VALUES = {"actor": ("encountering", "other"), "card": ("boon", "bane")}
 TERM_ROLE_KEYS = ("side", "relation", "card", "person")
 """What a glossary term's ``role:`` may say: the part it plays in a question's frame."""
 
-__all__ = ["Clause", "Game", "Misreading", "Reading", "Term", "game_folders", "load_game", "rules_root"]
+__all__ = ["Clause", "Game", "Misreading", "Reading", "Term", "Topic", "game_folders", "load_game", "rules_root"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,14 @@ class Term:
     synonyms: tuple[str, ...]
     role: tuple[tuple[str, str], ...] = ()
     """The part it plays in a question's frame (frames.py), e.g. ``(("side", "house"),)``."""
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A part of the game the pack leaves out, with the ways players ask about it."""
+
+    topic: str
+    asks: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -96,6 +104,10 @@ class Game:
     """The side "I" and "my" stand for in a question that does not say (frames.py)."""
     sides: tuple[str, ...] = ()
     """The game's two sides, when it has two (another player is the speaker's opponent)."""
+    covers: str | None = None
+    """What the pack covers, in a phrase (game.yaml ``scope.covers``)."""
+    leaves_out: tuple[Topic, ...] = ()
+    """The parts of the game (and the kinds of question) the pack leaves out: ``ask`` refuses them."""
     problems: list[str] = field(default_factory=list)
     """Cross-check failures, one line each, for ``lint``."""
 
@@ -210,6 +222,7 @@ _GAME_KEYS = {
     "coverage": False,
     "speaker": False,
     "sides": False,
+    "scope": False,
 }
 _READING_KEYS = {
     "id": True,
@@ -252,6 +265,8 @@ def load_game(folder: Path) -> Game:
         coverage=f.value.get("coverage", "engine"),
         sides=f.words("sides"),
     )
+    if "scope" in f.value:
+        game.covers, game.leaves_out = _read_scope(doc)
     game.speaker = f.maybe_text("speaker")
     if game.speaker is not None and game.speaker not in game.sides:
         raise f.fail("speaker", f"speaker must be one of the sides ({', '.join(game.sides) or 'none given'})")
@@ -330,6 +345,19 @@ def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
         role = _roles(doc, (i, "role"), f.value.get("role"), TERM_ROLE_KEYS)
         out.append(Term(f.text("term").lower(), tuple(s.lower() for s in f.words("synonyms")), role))
     return tuple(out)
+
+
+def _read_scope(doc: Loaded) -> tuple[str, tuple[Topic, ...]]:
+    """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...]}, ...]}``."""
+    f = _Fields(doc, ("scope",), {"covers": True, "leaves-out": False})
+    raw = f.value.get("leaves-out") or []
+    if not isinstance(raw, list):
+        raise f.fail("leaves-out", "expected a list of {topic, asks}")
+    topics = []
+    for i in range(len(raw)):
+        t = _Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False})
+        topics.append(Topic(t.text("topic"), t.words("asks")))
+    return f.text("covers"), tuple(topics)
 
 
 def _roles(doc: Loaded, path: PathKey, raw: Any, keys: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

@@ -383,8 +383,36 @@ def _idf(n: int, df: int) -> float:
 Parsed = tuple[list[dict[str, Any]], Analyser, list[dict[str, list[str]]]]
 
 
+SCOPE = "scope"
+"""The kind of a record that stands for a part of the game the pack leaves out (game.yaml
+``scope.leaves-out``): it is ranked like a clause, and when it comes first, ``ask`` refuses."""
+
+
+def scope_record(game: Game, n: int, topic: Any) -> dict[str, Any]:
+    """A left-out topic as a record: only its asks speak for it (a title would weigh the
+    topic's own words, such as "turn" or "encounter", as heavily as a rule's)."""
+    return {
+        "id": f"scope.{n + 1}",
+        "game": game.id,
+        "title": "",
+        "topic": topic.topic,
+        "text": "",
+        "pages": [],
+        "kind": SCOPE,
+        "tags": [],
+        "asks": list(topic.asks),
+        "see": [],
+        "misreadings": [],
+        "page_note": None,
+        "file": "game.yaml",
+        "line": 0,
+        "roles": [],
+    }
+
+
 def _parse(game: Game) -> Parsed:
     records = [clause_record(c) for c in game.clauses.values()]
+    records += [scope_record(game, n, t) for n, t in enumerate(game.leaves_out)]
     analysed = Analyser(glossary_phrases((t.term, t.synonyms) for t in game.glossary))
     typos = asks_typos(game, records)
     for r in records:  # indexed as players meant them; the record shown keeps them as typed
@@ -474,6 +502,8 @@ def _build(
         "claims": claims,
         "clauses": tuple(marshal.dumps({k: v for k, v in r.items() if k != "indexed"}) for r in records),
         "open": ints(i for i, r in enumerate(records) if r["kind"] == "open"),
+        "scope": ints(i for i, r in enumerate(records) if r["kind"] == SCOPE),
+        "covers": game.covers,
         # who acts (frames.py): each glossary concept's part in a frame, each clause's roles
         "roles_of": _roles_of(game),
         "roles": {i: dict(map(tuple, r["roles"])) for i, r in enumerate(records) if r["roles"]},

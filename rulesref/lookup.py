@@ -64,6 +64,8 @@ ROLE_MISMATCH = 0.8
 ROLE_MATCH = 1.05
 """Score factor of a clause whose declared roles the question's frame states."""
 SUGGESTIONS = 3
+NEAR = 0.1
+"""A refused question is offered the nearest clauses only when their own score reaches this."""
 MAX_WORDS = 200
 """Only the first words of a longer question are read: a table question is never that long."""
 LONGEST_WORD = 40
@@ -206,8 +208,12 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))
     ranked = _rank(query, tokens, games, every)
+    near = tuple(_suggestion(games[r.game], r.clause) for r in _real(games, ranked)[:SUGGESTIONS] if r.own >= NEAR)
+    if ranked and _left_out(games[ranked[0].game], ranked[0].clause):
+        g = games[ranked[0].game]
+        return Answer(query, chosen, (), _outside(g, _topic(g, ranked[0].clause), games), near)
+    ranked = _real(games, ranked)
     if not ranked or not answers(ranked[0]):
-        near = tuple(_suggestion(games[r.game], r.clause) for r in ranked[:SUGGESTIONS] if r.score > 0)
         return Answer(query, chosen, (), "no clause matches this question well", near)
     # the claim test compiles a long pattern: only worth it when a hit is near a claim
     near_claim = any(r.claim and MISREADING_MIN <= r.claim[1] < MISREADING_CLOSE for r in ranked[:top])
@@ -234,6 +240,29 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
+
+
+def _left_out(g: dict[str, Any], ci: int) -> bool:
+    """Whether a ranked entry stands for a part of the game the pack leaves out (game.yaml scope)."""
+    return ci in index.unpack_ints(g["scope"])
+
+
+def _real(games: list[dict[str, Any]], ranked: list[_Scored]) -> list[_Scored]:
+    """The ranked clauses, without the entries that stand for what the packs leave out."""
+    left = [set(index.unpack_ints(g["scope"])) for g in games]
+    return [r for r in ranked if r.clause not in left[r.game]]
+
+
+def _topic(g: dict[str, Any], ci: int) -> str:
+    import marshal
+
+    return str(marshal.loads(g["clauses"][ci])["topic"])
+
+
+def _outside(g: dict[str, Any], topic: str, games: list[dict[str, Any]]) -> str:
+    """The one line that refuses a question about what the packs leave out, and says what they cover."""
+    covered = "; ".join(f"{x['title']}: {x['covers']}" for x in games if x.get("covers"))
+    return f"these rules don't cover that ({topic}); they cover {covered}"
 
 
 def _fits(frame: dict[str, str], roles: dict[str, str] | None) -> float:
