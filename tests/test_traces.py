@@ -28,9 +28,7 @@ def test_every_clause_and_reading_traces_to_the_shared_sources() -> None:
     if not TRACE_CHECK.is_file():
         pytest.skip(f"trace-check is not beside this clone (looked for {TRACE_CHECK})")
     # run with this interpreter: it has PyYAML, whatever `python3` on the PATH has
-    result = subprocess.run(
-        [sys.executable, str(TRACE_CHECK), str(ROOT)], capture_output=True, text=True, check=False
-    )
+    result = subprocess.run([sys.executable, str(TRACE_CHECK), str(ROOT)], capture_output=True, text=True, check=False)
     lines = result.stdout.splitlines()
     assert lines, result.stderr
     assert lines[-1].startswith("trace-check: "), result.stdout + result.stderr
