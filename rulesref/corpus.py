@@ -187,6 +187,7 @@ _CLAUSE_KEYS = {
     "see": False,
     "misreadings": False,
     "page_note": False,
+    "source": False,  # where the clause rests in the shared sources; checked by trace-check, not stored
 }
 _GAME_KEYS = {"id": True, "title": True, "aliases": False, "pages": True, "sources": True, "coverage": False}
 _READING_KEYS = {
@@ -197,6 +198,7 @@ _READING_KEYS = {
     "options": True,
     "default": False,
     "why": False,
+    "source": False,  # as for a clause: checked by trace-check, not stored
 }
 
 
