@@ -212,6 +212,7 @@ _CLAUSE_KEYS = {
     "misreadings": False,
     "page_note": False,
     "roles": False,
+    "source": False,  # where the clause rests in the shared sources; checked by trace-check, not stored
 }
 _GAME_KEYS = {
     "id": True,
@@ -232,6 +233,7 @@ _READING_KEYS = {
     "options": True,
     "default": False,
     "why": False,
+    "source": False,  # as for a clause: checked by trace-check, not stored
 }
 
 
