@@ -34,6 +34,9 @@ STRONG_EVIDENCE = 3.0
 STRONG_TERMS = 2
 """A match below MIN_SCORE is still presented with a score of CHATTER_SCORE, evidence of
 STRONG_EVIDENCE and STRONG_TERMS matched terms: a real question amid chatter."""
+SAME_WORDS = 0.8
+"""A question whose words are, near enough, one of a clause's lines (its title, an ask) is
+answered however little evidence so short a question gives ("is there a hand limit")."""
 COVERAGE_SHARE = 0.8
 """How much of the score is coverage; the rest is phrasing."""
 EVIDENCE = 3.0
@@ -63,6 +66,12 @@ ROLE_MISMATCH = 0.8
 "a death eater lands on my pawn" is not the stun, however many words they share."""
 ROLE_MATCH = 1.05
 """Score factor of a clause whose declared roles the question's frame states."""
+LEFT_OUT = 1.3
+"""Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
+that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
+BOTH_GAMES = 0.9
+"""A clause of another game than the answer's is listed beside it only when it scores this
+share of the answer's score: the question fits both games."""
 SUGGESTIONS = 3
 NEAR = 0.1
 """A refused question is offered the nearest clauses only when their own score reaches this."""
@@ -193,6 +202,8 @@ class _Scored(NamedTuple):  # a NamedTuple: cheaper to define than a dataclass, 
     """The matched weight behind the score (see score_game)."""
     matched: int
     """How many of the question's terms the clause matches."""
+    line: float = 0.0
+    """The cosine of the clause's single closest line (title, ask, claim) to the question."""
 
 
 def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
@@ -215,10 +226,13 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     ranked = _real(games, ranked)
     if not ranked or not answers(ranked[0]):
         return Answer(query, chosen, (), "no clause matches this question well", near)
+    # the rest of the answer comes from the answer's game, unless the question fits both
+    first = ranked[0]
+    ranked = [r for r in ranked if r.game == first.game or r.score >= BOTH_GAMES * first.score][:top]
     # the claim test compiles a long pattern: only worth it when a hit is near a claim
-    near_claim = any(r.claim and MISREADING_MIN <= r.claim[1] < MISREADING_CLOSE for r in ranked[:top])
+    near_claim = any(r.claim and MISREADING_MIN <= r.claim[1] < MISREADING_CLOSE for r in ranked)
     claims = near_claim and asserts(query)
-    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked[:top]))
+    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked))
 
 
 def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: list[dict[str, Any]]) -> list[_Scored]:
@@ -234,9 +248,10 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         analysed = index.analyse(words, g["phrases"], g["longest"])
         plain = _surface(g, words, analysed)
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
-        for ci, s, claim, ev, n in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0):
-            f = factor * _fits(frame, g["roles"].get(ci))
-            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n), plain.get(ci, 0.0) * f))
+        left_out = set(index.unpack_ints(g["scope"]))
+        for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0):
+            f = factor * (LEFT_OUT if ci in left_out else _fits(frame, g["roles"].get(ci)))
+            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
@@ -297,23 +312,25 @@ def _no_words(query: str) -> str:
 
 def score_game(
     g: dict[str, Any], analysed: list[tuple[str, float]], bonus: float = 0.0
-) -> list[tuple[int, float, tuple[int, float] | None, float, int]]:
-    """(clause index, score 0..1, closest claim, evidence, matched terms) for every clause
-    the question's terms (index.analyse) touch.
+) -> list[tuple[int, float, tuple[int, float] | None, float, int, float]]:
+    """(clause index, score 0..1, closest claim, evidence, matched terms, closest line) for
+    every clause the question's terms (index.analyse) touch.
 
     ``bonus`` is evidence the question gives otherwise, such as naming the game."""
     terms = _query_terms(g, analysed)
     if not terms:
         return []
     coverage, evidence, matched = _coverage(g, terms)
-    phrasing, claims = _phrasing(g, terms)
+    phrasing, claims, lines = _phrasing(g, terms)
     out = []
     unsettled = set(index.unpack_ints(g["open"]))
     for ci in coverage.keys() | phrasing.keys():
         blend = COVERAGE_SHARE * coverage.get(ci, 0.0) + (1 - COVERAGE_SHARE) * phrasing.get(ci, 0.0)
         blend *= OPEN if ci in unsettled else 1.0
         shown = evidence.get(ci, 0.0) + bonus
-        out.append((ci, blend * min(1.0, shown / EVIDENCE), claims.get(ci), shown, matched.get(ci, 0)))
+        out.append(
+            (ci, blend * min(1.0, shown / EVIDENCE), claims.get(ci), shown, matched.get(ci, 0), lines.get(ci, 0.0))
+        )
     return out
 
 
@@ -325,7 +342,7 @@ def answers(r: _Scored) -> bool:
     against every clause's coverage; it still gets an answer when the clause matches many
     of its terms with strong evidence.
     """
-    if r.own >= MIN_SCORE:
+    if r.own >= MIN_SCORE or r.line >= SAME_WORDS:
         return True
     return r.own >= CHATTER_SCORE and r.evidence >= STRONG_EVIDENCE and r.matched >= STRONG_TERMS
 
@@ -362,8 +379,11 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
     return {ci: s / total for ci, s in got.items()}, evidence, matched
 
 
-def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, tuple[int, float]]]:
-    """Per clause: the cosine of its closest line, and of its closest misreading claim."""
+def _phrasing(
+    g: dict[str, Any], terms: dict[str, float]
+) -> tuple[dict[int, float], dict[int, tuple[int, float]], dict[int, float]]:
+    """Per clause: its phrasing similarity (_closest), its closest misreading claim, and the
+    cosine of its single closest line."""
     postings: dict[str, Any] = g["postings"]
     norm = 0.0
     dot: dict[int, float] = {}
@@ -384,7 +404,7 @@ def _phrasing(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
         found = [(j, sims[li]) for j, li in enumerate(g["claims"][ci]) if li in sims]
         if found:
             claims[ci] = max(found, key=lambda c: c[1])
-    return best, claims
+    return best, claims, {ci: max(s) for ci, s in near.items()}
 
 
 def _closest(sims: list[float]) -> float:
