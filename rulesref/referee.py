@@ -18,16 +18,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, Union
 
-from rulesref.corpus import Game
-from rulesref.errors import RulesrefError, ScenarioError, shorten
+from rulesref.corpus import Game, shown
+from rulesref.errors import CorpusError, RulesrefError, ScenarioError, shorten
 from rulesref.games import engine_for
 from rulesref.readings import choose
 from rulesref.ruling import Basis, Claim, Expectation, Ruling, Step, Verdict
 from rulesref.scenario import Scenario, read_scenario
 
 
-class EngineBug(RuntimeError):
-    """The engine did something the corpus cannot back (a citation that does not resolve)."""
+class NotInPack(CorpusError):
+    """A clause or reading the engine cites that the rule pack does not have.
+
+    The shipped engines and packs are linted together (lint.engine_citations), so met at
+    run time this means the pack is incomplete (RULESREF_RULES at an edited copy, a clause
+    file deleted): the rule pack's fault, named by its folder and the id, and never blamed
+    on the scenario being ruled. A CorpusError, so every command refuses it in one line.
+    """
+
+    @classmethod
+    def of(cls, game: Game, what: str) -> NotInPack:
+        # a constructor of its own would break the pickling RulesrefError does for `check`'s workers
+        return cls(what, file=shown(game.folder), hint=_MISSING)
+
+    def ruling(self, scenario: str) -> NotInPack:
+        """The same fault, saying which scenario met it and that the scenario is not to blame."""
+        self.message += f" (met ruling {scenario}: the fault is the rule pack's, not the scenario's)"
+        return self
+
+
+_MISSING = "is a clause file missing or renamed? `rulesref lint` lists every problem of the rule pack"
 
 
 @dataclass(frozen=True)
@@ -71,7 +90,7 @@ class Trail:
         try:
             return self.game.clauses[clause].pages
         except KeyError:
-            raise EngineBug(f"engine cites unknown clause {clause!r} of {self.game.id}") from None
+            raise NotInPack.of(self.game, f"the rule pack has no clause {clause!r}, which its engine cites") from None
 
     def rule(self, clause: str, says: str) -> None:
         """Record a step the cited pages settle."""
@@ -81,7 +100,7 @@ class Trail:
         """The option in force for a reading: chosen, else default, else Undetermined."""
         r = self.game.readings.get(reading)
         if r is None:
-            raise EngineBug(f"engine asks for unknown reading {reading!r} of {self.game.id}")
+            raise NotInPack.of(self.game, f"the rule pack has no reading {reading!r}, which its engine uses")
         option = self.choices.get(reading, r.default)
         if option is None:
             names = ", ".join(o.id for o in r.options)
@@ -115,12 +134,15 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = ()) -> Ru
     choices = {**scenario.readings, **choose(game, overrides)}
     trail = Trail(game, choices)
     try:
-        outcome = engine.referee(scenario, trail)
-    except Undetermined as open_question:
-        trail.steps.append(
-            Step(open_question.says, open_question.clause, trail._pages(open_question.clause), Basis.OPEN)
-        )
-        outcome = Outcome(Verdict.UNDETERMINED, open_question.says, {})
+        try:
+            outcome = engine.referee(scenario, trail)
+        except Undetermined as open_question:
+            trail.steps.append(
+                Step(open_question.says, open_question.clause, trail._pages(open_question.clause), Basis.OPEN)
+            )
+            outcome = Outcome(Verdict.UNDETERMINED, open_question.says, {})
+    except NotInPack as fault:
+        raise fault.ruling(scenario.file) from None
     ruling = Ruling(
         file=scenario.file,
         game=game.id,
