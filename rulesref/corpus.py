@@ -384,7 +384,7 @@ def _cross_check(game: Game, cited: list[tuple[Reading, Loaded, int]]) -> None:
         for target in c.see:
             if target not in game.clauses:
                 message = f"see {target!r} does not resolve"
-                hint = did_you_mean(target, game.clauses) or _MISSING
+                hint = _unresolved(target, game)
                 _fault(game, CorpusError(message, file=c.file, line=c.line, field=c.id, hint=hint))
             elif target == c.id:
                 game.problems.append(f"{where}: see points at itself")
@@ -394,14 +394,20 @@ def _cross_check(game: Game, cited: list[tuple[Reading, Loaded, int]]) -> None:
         for path, target in paths:
             if target not in game.clauses:
                 message = f"reading {r.id!r} cites clause {target!r}, which the rule pack does not have"
-                hint = did_you_mean(target, game.clauses) or _MISSING
+                hint = _unresolved(target, game)
                 _fault(game, doc.error(path, message, hint=hint, cls=CorpusError))
         if r.open in game.clauses and game.clauses[r.open].kind != "open":
             message = f"reading {r.id}: {r.open!r} is not an open question (kind: open)"
             game.problems.append(str(doc.error((i, "open"), message, cls=CorpusError)))
 
 
-_MISSING = "is a clause file missing or renamed?"
+def _unresolved(target: str, game: Game) -> str:
+    """The hint for a citation that does not resolve: a near miss in its topic, or a file gone missing."""
+    topic = target.split(".")[0]
+    # near misses from the same topic only: across topics difflib's best guess misleads
+    # ('move.obstacles-house' is not 'open.obstacle-cards')
+    same = [cid for cid in game.clauses if cid.split(".")[0] == topic]
+    return did_you_mean(target, same) or "is a clause file missing or renamed?"
 
 
 def _fault(game: Game, err: RulesrefError) -> None:
@@ -413,7 +419,7 @@ def _fault(game: Game, err: RulesrefError) -> None:
 def _refused(err: CorpusError) -> CorpusError:
     """A fault as the commands other than lint refuse with it: pointing at lint for the rest."""
     more = "`rulesref lint` lists every problem of the rule pack"
-    hint = f"{err.hint}; {more}" if err.hint else more
+    hint = f"{err.hint}{' ' if err.hint.endswith('?') else '; '}{more}" if err.hint else more
     return CorpusError(err.message, file=err.file, line=err.line, column=err.column, field=err.field, hint=hint)
 
 
