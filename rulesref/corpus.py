@@ -32,7 +32,7 @@ GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 """A game id: lowercase words joined by hyphens. It names the engine package (``-`` as ``_``)."""
 KINDS = ("rule", "open")
 
-__all__ = ["Clause", "Game", "Misreading", "Reading", "Term", "game_folders", "load_game", "rules_root"]
+__all__ = ["Clause", "Game", "Misreading", "NotInPack", "Reading", "Term", "game_folders", "load_game", "rules_root"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,31 @@ class Reading:
         return next((o for o in self.options if o.id == name), None)
 
 
+class NotInPack(CorpusError):
+    """A clause or reading the engine cites that the rule pack does not have.
+
+    The shipped engines and packs are linted together (lint.engine_citations), so met at
+    run time this means the pack is incomplete (RULESREF_RULES at an edited copy, a clause
+    file deleted): the rule pack's fault, named by its folder and the id, and never blamed
+    on the scenario being ruled (referee.referee adds which one met it). A CorpusError, so
+    every command refuses it in one line.
+    """
+
+    @classmethod
+    def of(cls, game: Game, what: str) -> NotInPack:
+        # a constructor of its own would break the pickling RulesrefError does for `check`'s workers
+        return cls(what, file=shown(game.folder), hint=f"{MISSING_FILE} {LINT_LISTS}")
+
+    def ruling(self, scenario: str) -> NotInPack:
+        """The same fault, saying which scenario met it and that the scenario is not to blame."""
+        self.message += f" (met ruling {scenario}: the fault is the rule pack's, not the scenario's)"
+        return self
+
+
+MISSING_FILE = "is a clause file missing or renamed?"
+LINT_LISTS = "`rulesref lint` lists every problem of the rule pack"
+
+
 @dataclass
 class Game:
     """A rule pack: the game's identity, its clauses, glossary and readings."""
@@ -96,15 +121,11 @@ class Game:
     """The problems that make the pack unusable (a citation that does not resolve)."""
 
     def clause(self, clause_id: str) -> Clause:
-        from rulesref.errors import UnknownNameError
-
+        """A clause the engine cites; NotInPack (the pack's fault) when the pack lacks it."""
         try:
             return self.clauses[clause_id]
         except KeyError:
-            raise UnknownNameError(
-                f"unknown clause {clause_id!r} in {self.id}",
-                hint=did_you_mean(clause_id, self.clauses),
-            ) from None
+            raise NotInPack.of(self, f"the rule pack has no clause {clause_id!r}, which its engine cites") from None
 
     @property
     def misreadings(self) -> list[Misreading]:
@@ -407,7 +428,7 @@ def _unresolved(target: str, game: Game) -> str:
     # near misses from the same topic only: across topics difflib's best guess misleads
     # ('move.obstacles-house' is not 'open.obstacle-cards')
     same = [cid for cid in game.clauses if cid.split(".")[0] == topic]
-    return did_you_mean(target, same) or "is a clause file missing or renamed?"
+    return did_you_mean(target, same) or MISSING_FILE
 
 
 def _fault(game: Game, err: RulesrefError) -> None:
@@ -418,8 +439,7 @@ def _fault(game: Game, err: RulesrefError) -> None:
 
 def _refused(err: CorpusError) -> CorpusError:
     """A fault as the commands other than lint refuse with it: pointing at lint for the rest."""
-    more = "`rulesref lint` lists every problem of the rule pack"
-    hint = f"{err.hint}{' ' if err.hint.endswith('?') else '; '}{more}" if err.hint else more
+    hint = f"{err.hint}{' ' if err.hint.endswith('?') else '; '}{LINT_LISTS}" if err.hint else LINT_LISTS
     return CorpusError(err.message, file=err.file, line=err.line, column=err.column, field=err.field, hint=hint)
 
 

@@ -19,8 +19,8 @@ from rulesref.errors import CorpusError, RulesrefError
 
 CITING = {"rule": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
-READING = {"choice": 0, "interpret": 0}
-"""Trail methods whose first argument is a reading id."""
+READING = {"choice": 0, "interpret": 0, "by_reading": 0, "option": 0}
+"""Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
 
 
 def lint(scenarios: Path | None = None) -> list[str]:

@@ -18,35 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, Union
 
-from rulesref.corpus import Game, shown
-from rulesref.errors import CorpusError, RulesrefError, ScenarioError, shorten
+from rulesref.corpus import Game, NotInPack
+from rulesref.errors import RulesrefError, ScenarioError, shorten
 from rulesref.games import engine_for
 from rulesref.readings import choose
 from rulesref.ruling import Basis, Claim, Expectation, Ruling, Step, Verdict
 from rulesref.scenario import Scenario, read_scenario
-
-
-class NotInPack(CorpusError):
-    """A clause or reading the engine cites that the rule pack does not have.
-
-    The shipped engines and packs are linted together (lint.engine_citations), so met at
-    run time this means the pack is incomplete (RULESREF_RULES at an edited copy, a clause
-    file deleted): the rule pack's fault, named by its folder and the id, and never blamed
-    on the scenario being ruled. A CorpusError, so every command refuses it in one line.
-    """
-
-    @classmethod
-    def of(cls, game: Game, what: str) -> NotInPack:
-        # a constructor of its own would break the pickling RulesrefError does for `check`'s workers
-        return cls(what, file=shown(game.folder), hint=_MISSING)
-
-    def ruling(self, scenario: str) -> NotInPack:
-        """The same fault, saying which scenario met it and that the scenario is not to blame."""
-        self.message += f" (met ruling {scenario}: the fault is the rule pack's, not the scenario's)"
-        return self
-
-
-_MISSING = "is a clause file missing or renamed? `rulesref lint` lists every problem of the rule pack"
 
 
 @dataclass(frozen=True)
@@ -87,10 +64,7 @@ class Trail:
         self.used: dict[str, str] = {}
 
     def _pages(self, clause: str) -> tuple[int, ...]:
-        try:
-            return self.game.clauses[clause].pages
-        except KeyError:
-            raise NotInPack.of(self.game, f"the rule pack has no clause {clause!r}, which its engine cites") from None
+        return self.game.clause(clause).pages  # NotInPack when the pack lacks it
 
     def rule(self, clause: str, says: str) -> None:
         """Record a step the cited pages settle."""

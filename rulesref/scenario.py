@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulesref.corpus import Game
+from rulesref.corpus import Game, NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError, did_you_mean
 from rulesref.games import find_game
 from rulesref.readings import check_choice
@@ -109,7 +109,6 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
 def _pack_lacks(game: Game, cid: str, scenario: str) -> None:
     """Raise the rule pack's fault if its engine cites ``cid``: then the pack lost it, not the scenario."""
     from rulesref.lint import engine_names  # only on this error path: it reads the engine's source
-    from rulesref.referee import NotInPack
 
     if cid in engine_names(game):
         raise NotInPack.of(game, f"the rule pack has no clause {cid!r}, which its engine cites").ruling(scenario)

@@ -326,6 +326,27 @@ def test_lint_lists_the_engine_citation_and_rules_on_no_scenario(renamed: Table,
     assert not any("s.yaml" in x or "scenarios/" in x for x in lines), r.out  # no scenario blamed
 
 
+def test_an_engine_reading_the_pack_lacks_is_the_packs_fault(table: Table, cli) -> None:
+    readings = table.rules / "pacg" / "readings.yaml"
+    text = readings.read_text(encoding="utf-8")
+    start, end = text.index("- id: boon-limit\n"), text.index("- id: damage-limit\n")
+    readings.write_text(text[:start] + text[end:], encoding="utf-8")
+    scenario = ROOT / "scenarios" / "pacg" / "boon-limit-three-checks-per-check.yaml"
+    (table.tmp / "dispute.yaml").write_text(scenario.read_text(encoding="utf-8"), encoding="utf-8")
+    r = cli("check", "dispute.yaml")
+    assert (r.code, r.out) == (2, "")
+    assert r.err == (
+        "Error: rules/pacg: the rule pack has no reading 'boon-limit', which its engine uses "
+        "(met ruling dispute.yaml: the fault is the rule pack's, not the scenario's); " + f"{MISSING} {LINT_HINT}\n"
+    )
+    r = cli("lint")
+    assert r.code == 1
+    assert any(
+        re.fullmatch(r"pacg/[a-z_]+\.py:\d+: engine uses reading 'boon-limit', which pacg does not define", x)
+        for x in r.out.splitlines()
+    ), r.out
+
+
 # --- PACG: a number where a name belongs ------------------------------------------------
 
 PACG = """\
