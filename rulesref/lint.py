@@ -1,6 +1,6 @@
 """`rulesref lint`: everything that can be wrong in a rule pack, one line per problem.
 
-Listed, never raised (exit 1): a rules folder that is not one (RULESREF_RULES at one
+Listed (exit 1), not raised: a rules folder that is not one (RULESREF_RULES at one
 game's folder, or at none), a pack folder or file that cannot be read or is malformed
 (its first problem: loading stops there), and in a pack that loads, duplicate ids, links
 and pages that do not resolve, engine citations of clauses that do not exist, and clauses
