@@ -80,7 +80,7 @@ def rules_root() -> Path:
         raise CorpusError(
             "holds rule files but no game.yaml, so it is no rule pack",
             file=strays[0],
-            hint="a rule pack needs its game.yaml (docs/corpus.md)",
+            hint="a rule pack needs its game.yaml: id, title, pages, sources",
         )
     return root
 

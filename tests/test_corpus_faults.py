@@ -38,6 +38,7 @@ COMMANDS = [
     ("check", "dispute.yaml"),
     ("myths",),
     ("readings", "--game", "pacg"),
+    ("games",),
 ]
 
 
@@ -161,7 +162,7 @@ FAULTS = [
         "pacg-game-yaml-missing",
         lambda t: (t.rules / "pacg" / "game.yaml").unlink(),
         re.escape("rules/pacg: holds rule files but no game.yaml, so it is no rule pack; ")
-        + re.escape("a rule pack needs its game.yaml (docs/corpus.md)"),
+        + re.escape("a rule pack needs its game.yaml: id, title, pages, sources"),
     ),
     Fault(
         "pacg-clause-file-unreadable",
