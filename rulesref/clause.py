@@ -5,19 +5,84 @@ two on every start."""
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import NamedTuple
 
 
 def rules_root() -> Path:
-    """Where the rule packs are: $RULESREF_RULES, else inside the installed package, else the checkout."""
+    """Where the rule packs are: $RULESREF_RULES, else inside the installed package, else the checkout.
+
+    The folder is checked before anything is read from it (or from a cached index of it),
+    because a wrong one fails quietly otherwise: one game's own folder, or a folder with no
+    game in it, would answer every question with "no clause matches". Raises CorpusError,
+    one line naming the folder: missing, not a folder, unreadable (it or a folder in it),
+    one game's pack rather than the folder above it, holding no pack, or holding a folder of
+    rule files without its game.yaml.
+    """
+    from rulesref.errors import CorpusError  # here: `ask` imports this module on every start
+
     env = os.environ.get("RULESREF_RULES")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    shipped = here / "rules"  # a wheel carries rules/ inside the package
-    return shipped if shipped.is_dir() else here.parent / "rules"
+    if env is None:
+        here = Path(__file__).resolve().parent
+        shipped = here / "rules"  # a wheel carries rules/ inside the package
+        root = shipped if shipped.is_dir() else here.parent / "rules"
+        aim = "the rulesref installation has no usable rules folder"
+    elif not env.strip():
+        raise CorpusError(
+            "is set but empty",
+            field="RULESREF_RULES",
+            hint="name the rules folder (the one holding a folder per game), or unset it for the shipped rules",
+        )
+    else:
+        root = Path(env)
+        aim = "RULESREF_RULES must name the rules folder, the one holding a folder per game"
+
+    def unreadable(path: str, exc: OSError) -> CorpusError:
+        if isinstance(exc, FileNotFoundError):
+            return CorpusError("rules folder not found", file=path)
+        if isinstance(exc, NotADirectoryError):
+            return CorpusError("is not a folder", file=path, hint=aim)
+        if isinstance(exc, PermissionError):
+            return CorpusError("cannot read this folder: permission denied", file=path)
+        if exc.errno == errno.ELOOP:
+            return CorpusError("is a symbolic link loop", file=path)
+        return CorpusError(f"cannot read this folder: {exc.strerror or exc}", file=path)
+
+    name = str(root)
+    try:
+        with os.scandir(root) as listing:
+            entries = sorted((e.name, e.is_dir()) for e in listing if not e.name.startswith("."))
+    except OSError as exc:
+        raise unreadable(name, exc) from None
+    if any(entry == "game.yaml" for entry, _ in entries):
+        parent = root.parent if str(root.parent) != "." else root.absolute().parent
+        hint = f"point RULESREF_RULES at the folder above it, {parent}" if env is not None else aim
+        raise CorpusError("is one game's rule pack (it holds game.yaml), not the rules folder", file=name, hint=hint)
+    packs, strays = 0, []
+    for entry, is_dir in entries:  # one listing per folder: as many as the rules folder holds
+        if not is_dir:
+            continue
+        folder = os.path.join(name, entry)
+        try:
+            with os.scandir(folder) as listing:
+                files = [e.name for e in listing if e.name.endswith(".yaml") and not e.name.startswith(".")]
+        except OSError as exc:
+            raise unreadable(folder, exc) from None
+        if "game.yaml" in files:
+            packs += 1
+        elif files:
+            strays.append(folder)
+    if not packs:
+        raise CorpusError("holds no rule pack (no folder in it has a game.yaml)", file=name, hint=aim)
+    if strays:
+        raise CorpusError(
+            "holds rule files but no game.yaml, so it is no rule pack",
+            file=strays[0],
+            hint="a rule pack needs its game.yaml: id, title, pages, sources",
+        )
+    return root
 
 
 class Misreading(NamedTuple):

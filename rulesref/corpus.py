@@ -2,21 +2,25 @@
 
 A game folder holds ``game.yaml`` (who the game is), ``glossary.yaml`` (terms and table
 slang), ``readings*.yaml`` (named interpretations, see readings.py) and any number of
-clause files. Structural problems (bad YAML, a missing field, a wrong type, an unknown
-key) raise CorpusError at once; cross-checks that a rule pack's author wants listed
-together (duplicate ids, unresolved ``see``, pages outside the rulebook) are collected
-in ``Game.problems`` for ``rulesref lint``.
+clause files. Structural problems (an unreadable folder or file, bad YAML, a missing
+field, a wrong type, an unknown key) raise CorpusError at once. Cross-checks that need
+the whole pack in view are collected in ``Game.problems`` for ``rulesref lint``, which
+lists them together. Those that make the pack unusable, a citation that does not resolve
+(a ``see``, a reading's ``open`` or ``clauses``: what a missing clause file looks like),
+are also ``Game.faults``: loading raises the first, so every other command refuses the
+pack instead of answering from it or citing clauses that are not there.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulesref.clause import Clause, Misreading, rules_root
-from rulesref.errors import CorpusError, did_you_mean
+from rulesref.errors import CorpusError, RulesrefError, did_you_mean
 
 if TYPE_CHECKING:  # the YAML reader is imported only when a pack is actually read:
     # `ask` answers from its cached index without it
@@ -24,6 +28,8 @@ if TYPE_CHECKING:  # the YAML reader is imported only when a pack is actually re
 
 CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 """``<topic>.<name>``: lowercase words and hyphens, dot-separated."""
+GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+"""A game id: lowercase words joined by hyphens. It names the engine package (``-`` as ``_``)."""
 KINDS = ("rule", "open")
 ROLE_KEYS = ("mover", "target", "side", "actor", "card")
 """What a clause's ``roles:`` may say, and what a question's frame holds (frames.py)."""
@@ -32,7 +38,18 @@ ROLE_VALUES = {"actor": ("encountering", "other"), "card": ("boon", "bane")}
 TERM_ROLE_KEYS = ("side", "relation", "card", "person")
 """What a glossary term's ``role:`` may say: the part it plays in a question's frame."""
 
-__all__ = ["Clause", "Game", "Misreading", "Reading", "Term", "Topic", "game_folders", "load_game", "rules_root"]
+__all__ = [
+    "Clause",
+    "Game",
+    "Misreading",
+    "NotInPack",
+    "Reading",
+    "Term",
+    "Topic",
+    "game_folders",
+    "load_game",
+    "rules_root",
+]
 
 
 @dataclass(frozen=True)
@@ -84,6 +101,31 @@ class Reading:
         return next((o for o in self.options if o.id == name), None)
 
 
+class NotInPack(CorpusError):
+    """A clause or reading the engine cites that the rule pack does not have.
+
+    The shipped engines and packs are linted together (lint.engine_citations), so met at
+    run time this means the pack is incomplete (RULESREF_RULES at an edited copy, a clause
+    file deleted): the rule pack's fault, named by its folder and the id, and never blamed
+    on the scenario being ruled (referee.referee adds which one met it). A CorpusError, so
+    every command refuses it in one line.
+    """
+
+    @classmethod
+    def of(cls, game: Game, what: str) -> NotInPack:
+        # a constructor of its own would break the pickling RulesrefError does for `check`'s workers
+        return cls(what, file=_display(game.folder), hint=f"{MISSING_FILE} {LINT_LISTS}")
+
+    def ruling(self, scenario: str) -> NotInPack:
+        """The same fault, saying which scenario met it and that the scenario is not to blame."""
+        self.message += f" (met ruling {scenario}: the fault is the rule pack's, not the scenario's)"
+        return self
+
+
+MISSING_FILE = "is a clause file missing or renamed?"
+LINT_LISTS = "`rulesref lint` lists every problem of the rule pack"
+
+
 @dataclass
 class Game:
     """A rule pack: the game's identity, its clauses, glossary and readings."""
@@ -110,17 +152,15 @@ class Game:
     """The parts of the game (and the kinds of question) the pack leaves out: ``ask`` refuses them."""
     problems: list[str] = field(default_factory=list)
     """Cross-check failures, one line each, for ``lint``."""
+    faults: list[CorpusError] = field(default_factory=list)
+    """The problems that make the pack unusable (a citation that does not resolve)."""
 
     def clause(self, clause_id: str) -> Clause:
-        from rulesref.errors import UnknownNameError
-
+        """A clause the engine cites; NotInPack (the pack's fault) when the pack lacks it."""
         try:
             return self.clauses[clause_id]
         except KeyError:
-            raise UnknownNameError(
-                f"unknown clause {clause_id!r} in {self.id}",
-                hint=did_you_mean(clause_id, self.clauses),
-            ) from None
+            raise NotInPack.of(self, f"the rule pack has no clause {clause_id!r}, which its engine cites") from None
 
     @property
     def misreadings(self) -> list[Misreading]:
@@ -238,22 +278,30 @@ _READING_KEYS = {
 
 
 def _display(path: Path) -> str:
+    """A path as messages show it: relative to the working folder when it is under it."""
     try:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
 
 
-def load_game(folder: Path) -> Game:
-    """Load one rule pack. Raises CorpusError on a malformed file."""
+def load_game(folder: Path, *, strict: bool = True) -> Game:
+    """Load one rule pack. Raises CorpusError on a malformed or unreadable file.
+
+    ``strict`` (the default) also raises the pack's first fault (see ``Game.faults``);
+    ``lint`` loads with ``strict=False`` to list every one.
+    """
     from rulesref.source import load_yaml
 
-    game_file = folder / "game.yaml"
-    if not game_file.is_file():
+    names = _yaml_files(folder)
+    if "game.yaml" not in names:
         raise CorpusError("rule pack has no game.yaml", file=_display(folder))
+    game_file = folder / "game.yaml"
     doc = load_yaml(game_file, display=_display(game_file), cls=CorpusError)
     f = _Fields(doc, (), _GAME_KEYS)
     gid = f.text("id")
+    if not GAME_ID.match(gid):
+        raise f.fail("id", f"game id {gid!r} is not lowercase words joined by hyphens (it names the engine package)")
     pages = f.pages("pages")
     if len(pages) != 2 or pages[0] > pages[1]:
         raise f.fail("pages", "expected [first, last] printed page")
@@ -274,17 +322,20 @@ def load_game(folder: Path) -> Game:
         raise f.fail("speaker", f"speaker must be one of the sides ({', '.join(game.sides) or 'none given'})")
     if game.coverage not in ("all", "engine"):
         raise f.fail("coverage", "coverage must be 'all' or 'engine'")
-    for path in sorted(folder.glob("*.yaml")):
-        if path.name == "game.yaml":
+    cited: list[tuple[Reading, Loaded, int]] = []
+    for name in names:
+        if name == "game.yaml":
             continue
+        path = folder / name
         doc = load_yaml(path, display=_display(path), cls=CorpusError)
-        if path.name == "glossary.yaml":
+        if name == "glossary.yaml":
             game.glossary += _read_glossary(doc)
-        elif path.name.startswith("readings"):
-            for reading in _read_readings(doc, game.id):
+        elif name.startswith("readings"):
+            for i, reading in enumerate(_read_readings(doc, game.id)):
                 if reading.id in game.readings:
                     game.problems.append(f"{doc.file}: reading {reading.id!r} defined twice")
                 game.readings[reading.id] = reading
+                cited.append((reading, doc, i))
         else:
             for clause in _read_clauses(doc, game.id):
                 if clause.id in game.clauses:
@@ -294,8 +345,23 @@ def load_game(folder: Path) -> Game:
                     )
                     continue
                 game.clauses[clause.id] = clause
-    _cross_check(game)
+    _cross_check(game, cited)
+    if strict and game.faults:
+        raise _refused(game.faults[0])
     return game
+
+
+def _yaml_files(folder: Path) -> list[str]:
+    """The rule files of a pack folder (``*.yaml``), sorted."""
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(e.name for e in listing if e.name.endswith(".yaml"))
+    except FileNotFoundError:
+        raise CorpusError("rule pack folder not found", file=_display(folder)) from None
+    except PermissionError:
+        raise CorpusError("cannot read this folder: permission denied", file=_display(folder)) from None
+    except OSError as exc:
+        raise CorpusError(f"cannot read this folder: {exc.strerror or exc}", file=_display(folder)) from None
 
 
 def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
@@ -415,8 +481,8 @@ def _read_readings(doc: Loaded, game: str) -> list[Reading]:
     return out
 
 
-def _cross_check(game: Game) -> None:
-    """Problems that need the whole pack in view: collected, not raised."""
+def _cross_check(game: Game, cited: list[tuple[Reading, Loaded, int]]) -> None:
+    """Problems that need the whole pack in view: collected, not raised (faults too)."""
     first, last = game.pages
     for c in game.clauses.values():
         where = f"{c.file}:{c.line}: {c.id}"
@@ -425,25 +491,62 @@ def _cross_check(game: Game) -> None:
                 game.problems.append(f"{where}: page {page} is outside the rulebook range {first}-{last}")
         for target in c.see:
             if target not in game.clauses:
-                hint = did_you_mean(target, game.clauses)
-                game.problems.append(f"{where}: see {target!r} does not resolve" + (f"; {hint}" if hint else ""))
+                message = f"see {target!r} does not resolve"
+                hint = _unresolved(target, game)
+                _fault(game, CorpusError(message, file=c.file, line=c.line, field=c.id, hint=hint))
             elif target == c.id:
                 game.problems.append(f"{where}: see points at itself")
         for key, value in c.roles:
             allowed = game.sides if key in ("mover", "target", "side") else ROLE_VALUES.get(key, ())
             if value not in allowed:
                 game.problems.append(f"{where}: roles.{key} is {value!r}; expected one of {', '.join(allowed)}")
-    for r in game.readings.values():
-        for target in (r.open, *r.clauses):
+    for r, doc, i in cited:
+        paths: list[tuple[PathKey, str]] = [((i, "open"), r.open)]
+        paths += [((i, "clauses", j), cid) for j, cid in enumerate(r.clauses)]
+        for path, target in paths:
             if target not in game.clauses:
-                game.problems.append(f"reading {r.id}: clause {target!r} does not resolve")
+                message = f"reading {r.id!r} cites clause {target!r}, which the rule pack does not have"
+                hint = _unresolved(target, game)
+                _fault(game, doc.error(path, message, hint=hint, cls=CorpusError))
         if r.open in game.clauses and game.clauses[r.open].kind != "open":
-            game.problems.append(f"reading {r.id}: {r.open!r} is not an open question (kind: open)")
+            message = f"reading {r.id}: {r.open!r} is not an open question (kind: open)"
+            game.problems.append(str(doc.error((i, "open"), message, cls=CorpusError)))
+
+
+def _unresolved(target: str, game: Game) -> str:
+    """The hint for a citation that does not resolve: a near miss in its topic, or a file gone missing."""
+    topic = target.split(".")[0]
+    # near misses from the same topic only: across topics difflib's best guess misleads
+    # ('move.obstacles-house' is not 'open.obstacle-cards')
+    same = [cid for cid in game.clauses if cid.split(".")[0] == topic]
+    return did_you_mean(target, same) or MISSING_FILE
+
+
+def _fault(game: Game, err: RulesrefError) -> None:
+    assert isinstance(err, CorpusError)
+    game.faults.append(err)
+    game.problems.append(str(err))
+
+
+def _refused(err: CorpusError) -> CorpusError:
+    """A fault as the commands other than lint refuse with it: pointing at lint for the rest."""
+    hint = f"{err.hint}{' ' if err.hint.endswith('?') else '; '}{LINT_LISTS}" if err.hint else LINT_LISTS
+    return CorpusError(err.message, file=err.file, line=err.line, column=err.column, field=err.field, hint=hint)
 
 
 def game_folders(root: Path | None = None) -> list[Path]:
-    """Every rule pack folder under the rules root, sorted."""
+    """Every rule pack folder under the rules root (a folder holding game.yaml), sorted.
+
+    Without ``root``, rules_root() finds it and checks it first (it refuses a folder that is
+    one game's pack, holds none, or cannot be read).
+    """
     root = root or rules_root()
-    if not root.is_dir():
-        raise CorpusError("rules folder not found", file=str(root))
-    return sorted(p for p in root.iterdir() if (p / "game.yaml").is_file())
+    try:
+        with os.scandir(root) as listing:
+            folders = sorted(Path(e.path) for e in listing if e.is_dir() and not e.name.startswith("."))
+    except FileNotFoundError:
+        raise CorpusError("rules folder not found", file=str(root)) from None
+    except OSError as exc:
+        raise CorpusError(f"cannot read the rules folder: {exc.strerror or exc}", file=str(root)) from None
+    # lexists: a game.yaml that is a broken link still marks a pack, and load_game says what is wrong
+    return [folder for folder in folders if os.path.lexists(folder / "game.yaml")]

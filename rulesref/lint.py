@@ -1,8 +1,11 @@
 """`rulesref lint`: everything that can be wrong in a rule pack, one line per problem.
 
-Malformed files raise CorpusError (exit 2) as they load. What is listed here is a pack
-that loads but cannot be trusted: duplicate ids, links and pages that do not resolve,
-engine citations of clauses that do not exist, and clauses no scenario exercises.
+Listed (exit 1), not raised: a rules folder that is not one (RULESREF_RULES at one
+game's folder, or at none), a pack folder or file that cannot be read or is malformed
+(its first problem: loading stops there), and in a pack that loads, duplicate ids, links
+and pages that do not resolve, engine citations of clauses that do not exist, and clauses
+no scenario exercises. The other commands refuse such a pack with its first fault
+(corpus.load_game); lint is where they are all seen.
 """
 
 from __future__ import annotations
@@ -11,30 +14,52 @@ import ast
 import importlib.util
 from pathlib import Path
 
-from rulesref.corpus import CLAUSE_ID, Game
-from rulesref.errors import RulesrefError
-from rulesref.games import all_games
+from rulesref.corpus import CLAUSE_ID, Game, game_folders, load_game
+from rulesref.errors import CorpusError, RulesrefError
 
 CITING = {"rule": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
-READING = {"choice": 0, "interpret": 0}
-"""Trail methods whose first argument is a reading id."""
+READING = {"choice": 0, "interpret": 0, "by_reading": 0, "option": 0}
+"""Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
 
 
 def lint(scenarios: Path | None = None) -> list[str]:
     """Every problem found, as ``where: what`` lines; an empty list means a clean corpus."""
     problems: list[str] = []
-    games = all_games()
+    games, loaded = _every_pack(problems)
+    # Coverage rules on scenarios, and a ruling needs every pack sound: against a broken one
+    # each scenario would report the pack's fault again, or a clause it lacks as its own.
+    sound = loaded and not any(game.faults for game in games)
+    ruled = []  # the games whose coverage is checked
     for game in games:
         problems += game.problems
-        problems += engine_citations(game)
+        cites = engine_citations(game)
+        problems += cites
+        if sound and not cites:  # an engine citing what the pack lacks cannot rule either
+            ruled.append(game)
     folder = scenarios if scenarios is not None else Path("scenarios")
     if folder.is_dir():
-        for game in games:
+        for game in ruled:
             problems += coverage(game, folder / game.id)
     elif scenarios is not None:
         raise RulesrefError("scenario folder not found", file=str(scenarios), field="--scenarios")
     return problems
+
+
+def _every_pack(problems: list[str]) -> tuple[list[Game], bool]:
+    """Each pack that loads (faults and all), and whether all did; the others' errors go to ``problems``."""
+    try:
+        folders = game_folders()
+    except CorpusError as exc:  # the rules folder itself: nothing else can be checked
+        problems.append(str(exc))
+        return [], False
+    games = []
+    for folder in folders:
+        try:
+            games.append(load_game(folder, strict=False))
+        except CorpusError as exc:
+            problems.append(str(exc))
+    return games, len(games) == len(folders)
 
 
 def _engine_files(game: Game) -> list[Path]:
@@ -75,10 +100,15 @@ def engine_citations(game: Game) -> list[str]:
 
 def cited_by_engine(game: Game) -> set[str]:
     """Clause ids the engine's code names."""
+    return engine_names(game) & set(game.clauses)
+
+
+def engine_names(game: Game) -> set[str]:
+    """Every text in the engine's code shaped like a clause id, whether the pack has it or not."""
     found = set()
     for path in _engine_files(game):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in game.clauses:
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CLAUSE_ID.match(node.value):
                 found.add(node.value)
     return found
 

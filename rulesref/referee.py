@@ -18,16 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, Union
 
-from rulesref.corpus import Game
+from rulesref.corpus import Game, NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
 from rulesref.games import engine_for
 from rulesref.readings import choose
 from rulesref.ruling import Basis, Claim, Expectation, Ruling, Step, Verdict
 from rulesref.scenario import Scenario, read_scenario
-
-
-class EngineBug(RuntimeError):
-    """The engine did something the corpus cannot back (a citation that does not resolve)."""
 
 
 @dataclass(frozen=True)
@@ -68,10 +64,7 @@ class Trail:
         self.used: dict[str, str] = {}
 
     def _pages(self, clause: str) -> tuple[int, ...]:
-        try:
-            return self.game.clauses[clause].pages
-        except KeyError:
-            raise EngineBug(f"engine cites unknown clause {clause!r} of {self.game.id}") from None
+        return self.game.clause(clause).pages  # NotInPack when the pack lacks it
 
     def rule(self, clause: str, says: str) -> None:
         """Record a step the cited pages settle."""
@@ -81,7 +74,7 @@ class Trail:
         """The option in force for a reading: chosen, else default, else Undetermined."""
         r = self.game.readings.get(reading)
         if r is None:
-            raise EngineBug(f"engine asks for unknown reading {reading!r} of {self.game.id}")
+            raise NotInPack.of(self.game, f"the rule pack has no reading {reading!r}, which its engine uses")
         option = self.choices.get(reading, r.default)
         if option is None:
             names = ", ".join(o.id for o in r.options)
@@ -115,12 +108,15 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = ()) -> Ru
     choices = {**scenario.readings, **choose(game, overrides)}
     trail = Trail(game, choices)
     try:
-        outcome = engine.referee(scenario, trail)
-    except Undetermined as open_question:
-        trail.steps.append(
-            Step(open_question.says, open_question.clause, trail._pages(open_question.clause), Basis.OPEN)
-        )
-        outcome = Outcome(Verdict.UNDETERMINED, open_question.says, {})
+        try:
+            outcome = engine.referee(scenario, trail)
+        except Undetermined as open_question:
+            trail.steps.append(
+                Step(open_question.says, open_question.clause, trail._pages(open_question.clause), Basis.OPEN)
+            )
+            outcome = Outcome(Verdict.UNDETERMINED, open_question.says, {})
+    except NotInPack as fault:
+        raise fault.ruling(scenario.file) from None
     ruling = Ruling(
         file=scenario.file,
         game=game.id,

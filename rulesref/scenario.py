@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulesref.corpus import Game
+from rulesref.corpus import Game, NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError, did_you_mean
 from rulesref.games import find_game
 from rulesref.readings import check_choice
@@ -88,6 +88,7 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
             if not isinstance(cid, str):
                 raise doc.error(("expect", "clauses", i), f"expected a clause id, got {cid!r}")
             if cid not in game.clauses:
+                _pack_lacks(game, cid, doc.file)
                 raise doc.error(
                     ("expect", "clauses", i), f"unknown clause {cid!r}", hint=did_you_mean(str(cid), game.clauses)
                 )
@@ -103,6 +104,14 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
             raise doc.error(("claims", who), f"a claim must be one of {', '.join(VERDICTS)}, got {says!r}")
         claims[str(who)] = says
     return Scenario(doc, game, title.strip(), readings, expect, claims)
+
+
+def _pack_lacks(game: Game, cid: str, scenario: str) -> None:
+    """Raise the rule pack's fault if its engine cites ``cid``: then the pack lost it, not the scenario."""
+    from rulesref.lint import engine_names  # only on this error path: it reads the engine's source
+
+    if cid in engine_names(game):
+        raise NotInPack.of(game, f"the rule pack has no clause {cid!r}, which its engine cites").ruling(scenario)
 
 
 def refuse_unknown_keys(

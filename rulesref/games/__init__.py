@@ -8,20 +8,41 @@ the core names a game.
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rulesref.corpus import Game, game_folders, load_game
-from rulesref.errors import UnknownNameError, did_you_mean
+from rulesref.errors import CorpusError, UnknownNameError, did_you_mean
 
 if TYPE_CHECKING:
     from rulesref.referee import Engine
 
 
-@lru_cache(maxsize=1)
-def all_games() -> tuple[Game, ...]:
-    """Every rule pack, loaded once per process."""
-    return tuple(load_game(folder) for folder in game_folders())
+class _AllGames:
+    """``all_games()``: every rule pack, loaded once per process, or the CorpusError that stops it.
+
+    The error is kept as well as the packs: `check` meets it once per scenario file, and
+    a broken pack is refused each time without being read again. ``cache_clear()`` forgets
+    both (tests point RULESREF_RULES elsewhere between runs).
+    """
+
+    def __init__(self) -> None:
+        self._found: tuple[Game, ...] | CorpusError | None = None
+
+    def __call__(self) -> tuple[Game, ...]:
+        if self._found is None:
+            try:
+                self._found = tuple(load_game(folder) for folder in game_folders())
+            except CorpusError as exc:
+                self._found = exc
+        if isinstance(self._found, CorpusError):
+            raise self._found.with_traceback(None)  # raised afresh: its traceback does not grow per call
+        return self._found
+
+    def cache_clear(self) -> None:
+        self._found = None
+
+
+all_games = _AllGames()
 
 
 def find_game(name: str) -> Game:

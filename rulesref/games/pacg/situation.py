@@ -140,12 +140,26 @@ class _Reader:
         refuse_unknown_keys(self.doc, path, value, allowed, what=what, keys="keys")
         return value
 
-    def text(self, path: PathKey, value: Any, what: str) -> str:
+    def text(self, path: PathKey, value: Any, what: str, hint: str | None = None, key: bool = False) -> str:
+        """A name or a check line: text, never a number YAML read from it (``2.5``, ``007``).
+
+        ``hint`` (the names that fit, where there is a list of them) follows the refusal of
+        a number; ``key`` is for a name written as a mapping key.
+        """
         if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
-            raise self.fail(path, f"expected {what}, got {_kind(value)}")
-        text = " ".join(str(value).split())
+            raise self.fail(path, f"expected {what}, got {_kind(value)}", key=key)
+        if not isinstance(value, str):
+            # A number is no name (`character: 2.5`, `distant: [1, 2]`): refused, not turned
+            # back into text, which may not be what was typed (YAML reads 2.50 as 2.5).
+            raise self.fail(
+                path,
+                f"expected {what}, got {_kind(value)} {value!r}",
+                hint=hint or "write it in quotes if it really is text",
+                key=key,
+            )
+        text = " ".join(value.split())
         if not text:
-            raise self.fail(path, f"expected {what}, got empty text")
+            raise self.fail(path, f"expected {what}, got empty text", key=key)
         return text
 
     def flag(self, path: PathKey, value: Any) -> bool:
@@ -164,10 +178,7 @@ class _Reader:
         items = value if isinstance(value, list) else [value]
         out = []
         for i, v in enumerate(items):
-            where = (*path, i) if isinstance(value, list) else path
-            if not isinstance(v, str):
-                raise self.fail(where, f"expected a character name, got {_kind(v)} {v!r}")
-            out.append(self.text(where, v, "a character name"))
+            out.append(self.text((*path, i) if isinstance(value, list) else path, v, "a character name"))
         return out
 
     def words(self, path: PathKey, value: Any, what: str) -> frozenset[str]:
@@ -179,18 +190,25 @@ class _Reader:
         )
 
     def choice(self, path: PathKey, value: Any, options: tuple[str, ...], what: str) -> str:
-        word = self.text(path, value, what).lower()
+        listed = f"one of: {', '.join(options)}"
+        word = self.text(path, value, what, hint=listed).lower()
         if word not in options:
-            raise self.fail(
-                path, f"unknown {what} {value!r}", hint=did_you_mean(word, options) or f"one of: {', '.join(options)}"
-            )
+            raise self.fail(path, f"unknown {what} {value!r}", hint=did_you_mean(word, options) or listed)
         return word
 
 
 def _kind(value: Any) -> str:
     if value is None:
         return "nothing"
-    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), type(value).__name__)
+    kinds = {
+        dict: "a mapping",
+        list: "a list",
+        str: "text",
+        bool: "true/false",
+        int: "a whole number",
+        float: "a number",
+    }
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _read_character(r: _Reader) -> Character:
@@ -216,23 +234,29 @@ def _read_distant(r: _Reader, raw: Any, here: set[str]) -> dict[str, tuple[str, 
     out: dict[str, tuple[str, ...]] = {}
     if isinstance(raw, list):
         for i, name in enumerate(raw):
-            out[r.text((*path, i), name, "a location name")] = ()
+            where = r.text((*path, i), name, "a location name")
+            if where in out:
+                raise r.fail((*path, i), f"location {where!r} is listed twice")
+            out[where] = ()
         return out
     if not isinstance(raw, dict):
         raise r.fail(path, f"expected a list of locations or a mapping location -> characters there, got {_kind(raw)}")
     seen: set[str] = set()
-    for where, people in raw.items():
-        names = tuple(r.names((*path, where), people))
+    for key, people in raw.items():
+        where = r.text((*path, key), key, "a location name", key=True)
+        names = tuple(r.names((*path, key), people))
         for i, name in enumerate(names):
             if name in here:
                 raise r.fail(
-                    (*path, where, i) if isinstance(people, list) else (*path, where),
+                    (*path, key, i) if isinstance(people, list) else (*path, key),
                     f"{name!r} is at the encounter's location, so cannot also be at {where!r}",
                 )
             if name in seen:
-                raise r.fail((*path, where), f"{name!r} is listed at two locations")
+                raise r.fail((*path, key), f"{name!r} is listed at two locations")
             seen.add(name)
-        out[str(where)] = names
+        if where in out:
+            raise r.fail((*path, key), f"location {where!r} is listed twice", key=True)
+        out[where] = names
     return out
 
 
@@ -326,7 +350,8 @@ def _read_chain(r: _Reader, data: dict[str, Any], card: tuple[Card, Any]) -> tup
     if raw is None:
         return UNKNOWN, False
     try:
-        return parse_checks(r.text(path, raw, "a check line such as 'Combat 10'")), True
+        line = r.text(path, raw, "a check line such as 'Combat 10'", hint="write it as the card prints it")
+        return parse_checks(line), True
     except CheckSyntaxError as exc:
         raise r.fail(path, str(exc)) from None
 
@@ -355,20 +380,18 @@ class _People:
         """Every location the scenario names (distant ones and its own), when it lists them."""
 
     def place(self, path: PathKey, value: Any) -> str:
-        text = self.r.text(path, value, "a location name")
+        listed = f"locations: {', '.join(self.places)}" if self.places else None
+        text = self.r.text(path, value, "a location name", hint=listed)
         if self.places is None:
             return text
         folded = {p.lower(): p for p in self.places}
         if text.lower() in folded:
             return folded[text.lower()]
-        raise self.r.fail(
-            path,
-            f"unknown location {text!r}",
-            hint=did_you_mean(text, self.places) or f"locations: {', '.join(self.places)}",
-        )
+        raise self.r.fail(path, f"unknown location {text!r}", hint=did_you_mean(text, self.places) or listed)
 
     def name(self, path: PathKey, value: Any, *, far_ok: bool = False) -> str:
-        text = self.r.text(path, value, "a character name")
+        listed = f"characters here: {', '.join(self.known)} (add others to 'local' or 'distant')"
+        text = self.r.text(path, value, "a character name", hint=listed)
         if text in self.known:
             return text
         folded = {k.lower(): k for k in self.known}
@@ -380,7 +403,7 @@ class _People:
         raise self.r.fail(
             path,
             f"unknown character {text!r}",
-            hint=hint or f"characters here: {', '.join(self.known)} (add others to 'local' or 'distant')",
+            hint=hint or listed,
         )
 
 
@@ -438,7 +461,9 @@ def _read_action(r: _Reader, path: PathKey, kind: str, raw: Any, people: _People
             if value < 1:
                 raise r.fail((*path, key), "check numbers count from 1")
             return value
-        return r.text((*path, key), value, "a check, e.g. 'Combat 10' or 2")
+        return r.text(
+            (*path, key), value, "a check, e.g. 'Combat 10' or 2", hint="a check's place (1, 2, ...) or its text"
+        )
 
     if kind == "play":
         if "card" not in m:
