@@ -405,8 +405,7 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
     the rules never use it (nor a form of it), it is one slip (a letter dropped, added,
     changed or swapped) from a rule word with the same first letter, and the asks use it
     rarely: at most twice, or a fifth as often as that word."""
-    from rapidfuzz import fuzz, process
-    from rapidfuzz.distance import DamerauLevenshtein
+    from rapidfuzz import fuzz
 
     ruled: set[str] = set()
     for r in records:
@@ -421,25 +420,57 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
         for a in r["asks"]:
             for w in words(a):
                 seen[w] = seen.get(w, 0) + 1
-    candidates = sorted(ruled | STOP)
+    near = _SlipIndex(ruled | STOP)
     out: dict[str, str] = {}
     for w, n in seen.items():
-        if len(w) < 5 or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
+        if not 5 <= len(w) <= TYPO_LONGEST or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
             continue
-        found = process.extract(w, candidates, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=None)
         # the same first letter, not a longer or shorter form ("shown", "safer"), and
         # rare beside the word it resembles (a slip, not a word players use)
         found = [
             f
-            for f in found
-            if f[0][0] == w[0]
-            and fuzz.ratio(w, f[0]) >= TYPO_RATIO
-            and not (f[0].startswith(w) or w.startswith(f[0]))
-            and n <= max(2, seen.get(f[0], 0) // 5)
+            for f in near.slips(w)
+            if f[0] == w[0]
+            and fuzz.ratio(w, f) >= TYPO_RATIO
+            and not (f.startswith(w) or w.startswith(f))
+            and n <= max(2, seen.get(f, 0) // 5)
         ]
         if found:
-            out[w] = str(max(found, key=lambda f: (seen.get(f[0], 0), f[0]))[0])
+            out[w] = max(found, key=lambda f: (seen.get(f, 0), f))
     return out
+
+
+TYPO_LONGEST = 40
+"""A longer ask word is not looked at as a typo: no player's slip is that long, and the
+words one slip away are found through every word with one letter deleted."""
+
+
+class _SlipIndex:
+    """Words one slip (a letter dropped, added, changed, or two swapped: Damerau distance
+    1) from a given word, found without comparing it to every word (symmetric delete, as
+    SymSpell does): two words one slip apart share a form with at most one letter deleted
+    from each, so each word is filed under itself and its one-letter deletions, and a
+    word's neighbours are among those filed under its own. The cost grows with the number
+    of words, not the number of pairs of words."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.filed: dict[str, list[str]] = {}
+        for w in sorted(words):
+            if 4 <= len(w) <= TYPO_LONGEST + 1:  # one slip from a word of 5..TYPO_LONGEST letters
+                for form in _deletions(w):
+                    self.filed.setdefault(form, []).append(w)
+
+    def slips(self, word: str) -> list[str]:
+        """The filed words exactly one slip from ``word`` (itself excluded), sorted."""
+        from rapidfuzz.distance import DamerauLevenshtein
+
+        near = {w for form in _deletions(word) for w in self.filed.get(form, ())}
+        return sorted(w for w in near if w != word and DamerauLevenshtein.distance(word, w, score_cutoff=1) <= 1)
+
+
+def _deletions(word: str) -> set[str]:
+    """The word and every form of it with one letter deleted."""
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
 
 
 def _build(

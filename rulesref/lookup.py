@@ -74,9 +74,7 @@ _CONFIRM = (
 # searches, not one pattern: "said.*does he$" backtracks over the rest of the line from
 # every "said", which is quadratic in a long paste. The question at the end can start in
 # one place only (its verb and pronoun are distinct words), so one search finds it.
-_QUESTIONED = (
-    r"\b(does|do|did|can|could|is|are|was|will|should)\s+(he|she|they|it|that|this|we|i|you)\b(\s+\w+)?\W*$"
-)
+_QUESTIONED = r"\b(does|do|did|can|could|is|are|was|will|should)\s+(he|she|they|it|that|this|we|i|you)\b(\s+\w+)?\W*$"
 _REPORTED = r"\b(says?|said|claims?|claimed|reckons?|insists?|thinks?)\b"
 
 
