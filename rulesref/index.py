@@ -176,11 +176,16 @@ def concept(term: str) -> str:
 def glossary_phrases(glossary: Iterable[tuple[str, Sequence[str]]]) -> dict[str, list[str]]:
     """Stemmed phrase -> the concepts it stands for (its own first, then implied ones)."""
     table: dict[str, list[str]] = {}
-    entries = [(t, [t, *syns]) for t, syns in glossary]
-    canon = {_phrase_key(t): concept(t) for t, _ in entries}
-    for term, names in entries:
+    entries = [(t, _phrase_key(t), [t, *syns]) for t, syns in glossary]
+    canon = {key: concept(t) for t, key, _ in entries}
+    # the terms a term's phrase contains are found among its own runs of words, in the
+    # lengths the terms have, not by testing every term against every other
+    order = {key: i for i, key in enumerate(canon)}
+    lengths = sorted({_length(key) for key in canon})
+    for term, phrase, names in entries:
         own = concept(term)
-        implied = [c for key, c in canon.items() if c != own and _contains(_phrase_key(term), key)]
+        inside = _runs(phrase, lengths) & order.keys()
+        implied = [canon[key] for key in sorted(inside, key=order.__getitem__) if canon[key] != own]
         for name in names:
             key = _phrase_key(name)
             if key and key not in table:  # the first entry to claim a phrase keeps it
@@ -192,6 +197,20 @@ def _phrase_key(text: str) -> str:
     return " ".join(stem(w) for w in words(text) if w not in ARTICLES)
 
 
+def _length(phrase: str) -> int:
+    """How many words a phrase key has."""
+    return phrase.count(" ") + 1
+
+
+def _runs(phrase: str, lengths: Sequence[int]) -> set[str]:
+    """Every run of consecutive words of ``phrase`` with one of these lengths: the phrases
+    ``_contains`` finds in it (the empty phrase is inside only the empty phrase)."""
+    if not phrase:
+        return {""}
+    ws = phrase.split(" ")
+    return {" ".join(ws[i : i + n]) for n in lengths if n <= len(ws) for i in range(len(ws) - n + 1)}
+
+
 def _contains(phrase: str, part: str) -> bool:
     return f" {part} " in f" {phrase} "
 
@@ -199,18 +218,29 @@ def _contains(phrase: str, part: str) -> bool:
 # --- analysis -----------------------------------------------------------------------
 
 
-def analyse(tokens: Sequence[str], phrases: dict[str, list[str]], longest: int) -> list[tuple[str, float]]:
+def analyse(
+    tokens: Sequence[str],
+    phrases: dict[str, list[str]],
+    longest: int,
+    starts: dict[str, list[int]] | None = None,
+) -> list[tuple[str, float]]:
     """Terms with query weights: glossary phrases (longest first) become concepts.
 
     A phrase also yields the concepts it implies and its own content words (at lower
-    weights), so "protected zone" still meets the words of "Protected Area".
+    weights), so "protected zone" still meets the words of "Protected Area". ``starts``
+    (phrase_starts) makes long texts cheap: only the lengths of the phrases that begin
+    with a word are tried there, not every length up to the longest phrase.
     """
     tokens = [t for t in tokens if t not in ARTICLES]  # "end of a turn" is "end of turn"
     stems = [stem(t) for t in tokens]
     out: list[tuple[str, float]] = []
     i = 0
     while i < len(stems):
-        for n in range(min(longest, len(stems) - i), 0, -1):
+        left = len(stems) - i
+        tried = range(min(longest, left), 0, -1) if starts is None else starts.get(stems[i], ())
+        for n in tried:
+            if n > left:
+                continue
             hit = phrases.get(" ".join(stems[i : i + n]))
             if hit is not None and not (n == 1 and tokens[i] in STOP):
                 out.append((hit[0], 1.0))
@@ -232,13 +262,22 @@ class Analyser:
     def __init__(self, phrases: dict[str, list[str]]) -> None:
         self.phrases = phrases
         self.longest = max((k.count(" ") + 1 for k in phrases), default=1)
+        self.starts = phrase_starts(phrases)
         self._done: dict[str, list[tuple[str, float]]] = {}
 
     def __call__(self, text: str) -> list[tuple[str, float]]:
         found = self._done.get(text)
         if found is None:
-            found = self._done[text] = analyse(words(text), self.phrases, self.longest)
+            found = self._done[text] = analyse(words(text), self.phrases, self.longest, self.starts)
         return found
+
+
+def phrase_starts(phrases: dict[str, list[str]]) -> dict[str, list[int]]:
+    """First word of a phrase -> the lengths of the phrases beginning with it, longest first."""
+    starts: dict[str, set[int]] = {}
+    for key in phrases:
+        starts.setdefault(key.split(" ", 1)[0], set()).add(_length(key))
+    return {w: sorted(ns, reverse=True) for w, ns in starts.items()}
 
 
 # --- packing ------------------------------------------------------------------------

@@ -218,6 +218,40 @@ def test_the_index_build_grows_with_the_corpus_not_its_square(tmp_path: Path) ->
     assert int(vocab) > 2 * _MANY_WORDS
 
 
+def test_a_glossary_of_thousands_of_terms_and_a_synonym_of_thousands_of_words(tmp_path: Path) -> None:
+    """Each glossary term was tested against every other for the terms it contains, and
+    each text position tried every phrase length up to the longest synonym."""
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", rules)
+    terms = [
+        f"- term: {_letters(i * 37)} {_letters(i * 37 + 1)}\n  synonyms: [{_letters(i * 37 + 2)}]\n"
+        for i in range(5000)
+    ]
+    long_synonym = " ".join(_letters(i * 41) for i in range(3000))
+    with (rules / "houses-vs-dark-arts" / "glossary.yaml").open("a") as glossary:
+        glossary.write("".join(terms) + f"- term: dark arts path\n  synonyms: [{long_synonym}]\n")
+    # a long text in which that synonym almost appears, again and again
+    text = " ".join(_letters(i * 41) for i in range(2999))
+    (rules / "houses-vs-dark-arts" / "zz-long.yaml").write_text(
+        "- id: action.long\n  title: A long text\n  kind: rule\n  pages: [20]\n"
+        f"  text: {' '.join([text] * 10)}\n  asks:\n    - what is the path\n"
+    )
+    script = textwrap.dedent(
+        """
+        import sys
+        from pathlib import Path
+        from rulesref import lookup
+        games = lookup.build_index(Path(sys.argv[1]))["games"]
+        print(len(games), games[0]["longest"], len(games[0]["phrases"]))
+        """
+    )
+    done = _run("-c", script, str(rules))
+    assert done.returncode == 0, done.stderr
+    games, longest, phrases = map(int, done.stdout.split())
+    assert (games, longest) == (2, 3000)
+    assert phrases > 2 * 5000  # each term and its synonym
+
+
 # --- a lost worker ----------------------------------------------------------------------
 
 _KILLED_WORKER = textwrap.dedent(
