@@ -203,16 +203,12 @@ def _length(phrase: str) -> int:
 
 
 def _runs(phrase: str, lengths: Sequence[int]) -> set[str]:
-    """Every run of consecutive words of ``phrase`` with one of these lengths: the phrases
-    ``_contains`` finds in it (the empty phrase is inside only the empty phrase)."""
+    """Every run of consecutive whole words of ``phrase`` with one of these lengths: the
+    phrases it contains (the empty phrase is inside only the empty phrase)."""
     if not phrase:
         return {""}
     ws = phrase.split(" ")
     return {" ".join(ws[i : i + n]) for n in lengths if n <= len(ws) for i in range(len(ws) - n + 1)}
-
-
-def _contains(phrase: str, part: str) -> bool:
-    return f" {part} " in f" {phrase} "
 
 
 # --- analysis -----------------------------------------------------------------------
