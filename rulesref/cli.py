@@ -488,15 +488,18 @@ class StreamFailed(Exception):
 
 
 class _Guarded:
-    """A text stream whose failed writes raise StreamFailed; everything else is the stream's own."""
+    """A stream whose failed writes raise StreamFailed; everything else is the stream's own.
 
-    def __init__(self, stream: IO[str], name: str) -> None:
+    Its ``buffer`` is guarded too: click writes bytes (a blank line after the help) there.
+    """
+
+    def __init__(self, stream: Any, name: str) -> None:
         self._stream = stream
         self._name = name
 
-    def write(self, text: str) -> int:
+    def write(self, data: Any) -> int:
         try:
-            return self._stream.write(text)
+            return int(self._stream.write(data))
         except OSError as exc:
             raise StreamFailed(self._name, exc) from exc
 
@@ -509,6 +512,10 @@ class _Guarded:
             self._stream.flush()
         except OSError as exc:
             raise StreamFailed(self._name, exc) from exc
+
+    @property
+    def buffer(self) -> _Guarded:
+        return _Guarded(self._stream.buffer, self._name)
 
     def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding...: rich and click ask
         return getattr(self._stream, name)

@@ -388,13 +388,19 @@ def test_a_reader_that_leaves_early_is_the_pipe_exit() -> None:
     assert (code, err) == (Exit.PIPE_CLOSED, b"")
 
 
-def test_a_closed_pipe_on_stderr_is_the_pipe_exit() -> None:
+STDERR_COMMANDS = [("show", "nosuch"), ("check", "/nonexistent"), ("ask", "walls", "--top", "²"), ()]
+"""Each writes to standard error; the last (help, then a blank line click writes as bytes) to both."""
+
+
+@pytest.mark.parametrize("args", STDERR_COMMANDS, ids=" ".join)
+def test_a_closed_pipe_on_stderr_is_the_pipe_exit(args: tuple[str, ...]) -> None:
     pipe = _closed_pipe()
     try:
-        r = _rulesref("show", "nosuch", stderr=pipe)
+        r = _rulesref(*args, stderr=pipe)
     finally:
         os.close(pipe)
-    assert (r.returncode, r.stdout) == (Exit.PIPE_CLOSED, b"")
+    assert r.returncode == Exit.PIPE_CLOSED
+    assert (r.stdout == b"") == bool(args)
 
 
 @pytest.mark.skipif(not HAS_DEV_FULL, reason="needs /dev/full (Linux)")
@@ -407,11 +413,19 @@ def test_a_full_disk_on_stdout_is_an_io_error(args: tuple[str, ...]) -> None:
 
 
 @pytest.mark.skipif(not HAS_DEV_FULL, reason="needs /dev/full (Linux)")
-@pytest.mark.parametrize("args", [("show", "nosuch"), ("check", "/nonexistent"), ("ask", "walls", "--top", "²")])
+@pytest.mark.parametrize("args", STDERR_COMMANDS, ids=" ".join)
 def test_a_full_disk_on_stderr_is_an_io_error(args: tuple[str, ...]) -> None:
     with open("/dev/full", "wb") as full:
         r = _rulesref(*args, stderr=full)
-    assert (r.returncode, r.stdout) == (Exit.IO_ERROR, b"")
+    assert r.returncode == Exit.IO_ERROR
+    assert (r.stdout == b"") == bool(args)
+
+
+@pytest.mark.skipif(not HAS_DEV_FULL, reason="needs /dev/full (Linux)")
+def test_a_full_disk_on_both_streams_is_an_io_error() -> None:
+    with open("/dev/full", "wb") as full:
+        r = _rulesref("myths", stdout=full, stderr=full)
+    assert r.returncode == Exit.IO_ERROR
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp437"])
