@@ -80,8 +80,9 @@ _state: dict[str, Any] = {"debug": False}
 def _emit_json(value: Any) -> None:
     import json
 
-    # ASCII only (other characters as \\u escapes): valid JSON whatever the stream's encoding
-    print(json.dumps(value, indent=2, ensure_ascii=True))
+    # ASCII only (other characters as \uXXXX escapes): valid JSON whatever the stream's encoding,
+    # and no control character reaches a terminal (json leaves DEL, an ASCII one, as it is)
+    print(json.dumps(value, indent=2, ensure_ascii=True).replace("\x7f", "\\u007f"))
 
 
 def _games(game: str | None) -> list[Any]:

@@ -110,6 +110,7 @@ HOSTILE_NAMES = {
     "osc-title": "\x1b]0;pwned\x07.yaml",
     "osc8-link": "\x1b]8;;https:x\x1b\\y\x1b]8;;\x1b\\.yaml",
     "c1-csi": "\x9b2J.yaml",
+    "delete": "a\x7fb.yaml",
     "rtl-override": "a\u202elmy.yaml",
     "newline": "a\nb.yaml",
     "carriage-return": "a\rb.yaml",
@@ -317,20 +318,30 @@ def test_width_is_clamped(columns: str | None, terminal: int | None, expected: i
 
 
 @pytest.mark.parametrize("columns", ["0", "1", "19", "1001", "100000000", "²", "x", ""])
-def test_an_unusable_columns_prints_as_eighty(columns: str) -> None:
+def test_an_unusable_columns_prints_as_eighty(cli, monkeypatch, columns: str) -> None:
     """COLUMNS=0 once printed nothing and exit 0; 100000000 ran out of memory; '²' crashed rich."""
-    wide = _rulesref("show", "move.walls", env={"COLUMNS": columns, "LINES": columns})
-    eighty = _rulesref("show", "move.walls", env={"COLUMNS": "80"})
-    assert (wide.returncode, wide.stderr) == (0, b"")
-    assert wide.stdout == eighty.stdout
-    assert max(len(line) for line in wide.stdout.decode().splitlines()) == 80
+    monkeypatch.setenv("COLUMNS", "80")
+    eighty = cli("show", "move.walls")
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setenv("LINES", columns)  # rich reads LINES the same way
+    odd = cli("show", "move.walls")
+    assert (odd.code, odd.err) == (0, "")
+    assert odd.out == eighty.out
+    assert max(len(line) for line in odd.out.splitlines()) == 80
 
 
 @pytest.mark.parametrize("columns", [20, 1000])
-def test_a_usable_columns_is_the_width(columns: int) -> None:
-    r = _rulesref("show", "move.walls", env={"COLUMNS": str(columns)})
-    assert r.returncode == 0
-    assert max(len(line) for line in r.stdout.decode().splitlines()) == columns
+def test_a_usable_columns_is_the_width(cli, monkeypatch, columns: int) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    r = cli("show", "move.walls")
+    assert r.code == 0
+    assert max(len(line) for line in r.out.splitlines()) == columns
+
+
+def test_the_real_program_clamps_columns_too() -> None:
+    r = _rulesref("show", "move.walls", env={"COLUMNS": "0", "LINES": "²"})
+    assert (r.returncode, r.stderr) == (0, b"")
+    assert max(len(line) for line in r.stdout.decode().splitlines()) == 80
 
 
 # --- streams ----------------------------------------------------------------------------
@@ -343,8 +354,8 @@ STREAM_COMMANDS = [
     ("myths", "--json"),
     ("games",),
     ("check", "scenarios/pacg"),
-    ("check", "--json", "scenarios/"),
-    ("lint",),
+    ("check", "--json", "scenarios/pacg"),
+    ("lint", "--json"),
     ("--help",),
     ("--version",),
 ]
