@@ -9,7 +9,7 @@ a clause titled ``[/]`` or a file named ``[link=...].yaml`` prints as it is spel
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
@@ -37,7 +37,7 @@ WIDTHS = range(20, 1001)
 """Widths taken as given: narrower cannot show a panel, wider is a typo (or an attack on memory)."""
 
 
-def width(environ: Any = None, terminal: int | None = None) -> int:
+def width(environ: Mapping[str, str] | None = None, terminal: int | None = None) -> int:
     """The width to print at: COLUMNS if it is a usable number, else the terminal's, else 80.
 
     rich would take ``COLUMNS=0`` (it prints nothing), ``COLUMNS=100000000`` (it pads every
@@ -48,11 +48,18 @@ def width(environ: Any = None, terminal: int | None = None) -> int:
         # ASCII digits only, and few of them: str.isdigit() accepts '²', int() refuses 5,000 digits
         return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 4 and int(raw) in WIDTHS else WIDTH
     if terminal is None:
-        try:
-            terminal = os.get_terminal_size(1).columns
-        except (OSError, ValueError):  # not a terminal
-            return WIDTH
+        terminal = _terminal_columns()
     return terminal if terminal in WIDTHS else WIDTH
+
+
+def _terminal_columns() -> int:
+    """The terminal's width, 0 if none: looked for as rich does, so `rulesref myths | less` fits."""
+    for fd in (0, 1, 2):
+        try:
+            return os.get_terminal_size(fd).columns
+        except (OSError, ValueError):  # not a terminal
+            continue
+    return 0
 
 
 def _console() -> _Console:
