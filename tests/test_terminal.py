@@ -12,6 +12,7 @@ program starts, and the one "reader leaves early" case writes far more than a pi
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import re
@@ -28,7 +29,7 @@ from rulesref.text import visible
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = ROOT / "scenarios" / "pacg" / "after-encounter-effect-without-move.yaml"
-IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0  # chmod 000 does not stop root
 HAS_DEV_FULL = Path("/dev/full").exists()
 
 # A character a terminal would act on: every control but the newline, and the bidi controls.
@@ -509,18 +510,29 @@ def test_a_name_that_is_not_utf8_is_ruled_and_shown(tmp_path: Path) -> None:
     _assert_inert(r.stdout.decode(), r.stderr.decode())
 
 
-@pytest.mark.skipif(IS_ROOT, reason="root reads a chmod 000 file")
-def test_an_unreadable_file_among_others_is_reported_and_the_rest_ruled(tmp_path: Path) -> None:
+def test_an_unreadable_file_among_others_is_reported_and_the_rest_ruled(cli, tmp_path: Path, monkeypatch) -> None:
     shut = tmp_path / "shut.yaml"
     shut.write_bytes(GOOD.read_bytes())
-    shut.chmod(0)
+    if IS_ROOT:  # root reads through chmod 000: make the open fail as it would for a user
+        from rulesref import source
+
+        real_open = os.open
+
+        def denied(path: Any, *args: Any, **kwargs: Any) -> int:
+            if str(path) == str(shut):
+                raise PermissionError(errno.EACCES, "Permission denied", str(path))
+            return real_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(source.os, "open", denied)
+    else:
+        shut.chmod(0)
     try:
-        r = _rulesref("check", "shut.yaml", str(GOOD), cwd=tmp_path)
+        r = cli("check", str(GOOD), str(shut), "/nonexistent", str(GOOD), "--json")
     finally:
         shut.chmod(0o644)
-    assert r.returncode == Exit.BAD_INPUT
-    assert r.stderr.decode().startswith("Error: shut.yaml: ")
-    assert b"LEGAL" in r.stdout
+    assert r.code == Exit.BAD_INPUT
+    assert r.err == f"Error: {shut}: cannot read the file: permission denied\nError: /nonexistent: {GONE}"
+    assert [x["file"] for x in json.loads(r.out)] == [str(GOOD), str(GOOD)]
 
 
 # --- the codes are documented where people look ---------------------------------------
