@@ -48,13 +48,31 @@ CASES = [
     # (what, old, new, line, field, words in the message)
     ("unknown space", "at: a1}", "at: f9}", 8, "pawns.g1.at", ["unknown space 'f9'", "a1..e4"]),
     ("pawn in two places", "at: a1}", "at: [a1, b1]}", 8, "pawns.g1.at", ["more than one place"]),
-    ("path not from the pawn's space", "path: [a1, b1, c1]", "path: [b1, c1]", 15, "action.explore.moves[0].path[0]",
-     ["g1 is on a1"]),
+    (
+        "path not from the pawn's space",
+        "path: [a1, b1, c1]",
+        "path: [b1, c1]",
+        15,
+        "action.explore.moves[0].path[0]",
+        ["g1 is on a1"],
+    ),
     ("unknown pawn in moves", "{pawn: g1,", "{pawn: g9,", 15, "action.explore.moves[0]", ["unknown pawn 'g9'"]),
-    ("unknown space in a path", "[a1, b1, c1]", "[a1, b1, z1]", 15, "action.explore.moves[0].path[2]",
-     ["unknown space 'z1'"]),
-    ("wall between non-neighbours", "walls: [b1-b2]", "walls: [b1-c2]", 5, "board.walls[0]",
-     ["do not share a border", "corner"]),
+    (
+        "unknown space in a path",
+        "[a1, b1, c1]",
+        "[a1, b1, z1]",
+        15,
+        "action.explore.moves[0].path[2]",
+        ["unknown space 'z1'"],
+    ),
+    (
+        "wall between non-neighbours",
+        "walls: [b1-b2]",
+        "walls: [b1-c2]",
+        5,
+        "board.walls[0]",
+        ["do not share a border", "corner"],
+    ),
     ("wall naming no spaces", "walls: [b1-b2]", "walls: [b1-q7]", 5, "board.walls[0]", ["does not name two spaces"]),
     ("misspelt top-level key", "board:", "bord:", 3, "bord", ["unknown key 'bord'", "did you mean 'board'"]),
     ("misspelt board key", "walls:", "wals:", 5, "board.wals", ["did you mean 'walls'"]),
@@ -64,12 +82,30 @@ CASES = [
     ("unknown bonus icon", "{a3: draw}", "{a3: treasure}", 6, "board.bonus.a3", ["unknown bonus icon"]),
     ("unknown side", "side: dark-arts", "side: villains", 10, "pawns.d1.side", ["unknown side"]),
     ("bad grid", "grid: 5x4", "grid: big", 4, "board.grid", ["COLUMNSxROWS"]),
-    ("unknown allowance", "{movement: 3+3}", "{movement: 3+3, allows: [flying]}", 13,
-     "action.explore.card.allows[0]", ["unknown allowance"]),
-    ("negative earlier-cards", "    moves:", "    earlier-cards: -1\n    moves:", 14,
-     "action.explore.earlier-cards", ["whole number"]),
-    ("earlier-cards without turn", "    moves:", "    earlier-cards: 1\n    moves:", 14,
-     "action.explore.earlier-cards", ["turn"]),
+    (
+        "unknown allowance",
+        "{movement: 3+3}",
+        "{movement: 3+3, allows: [flying]}",
+        13,
+        "action.explore.card.allows[0]",
+        ["unknown allowance"],
+    ),
+    (
+        "negative earlier-cards",
+        "    moves:",
+        "    earlier-cards: -1\n    moves:",
+        14,
+        "action.explore.earlier-cards",
+        ["whole number"],
+    ),
+    (
+        "earlier-cards without turn",
+        "    moves:",
+        "    earlier-cards: 1\n    moves:",
+        14,
+        "action.explore.earlier-cards",
+        ["turn"],
+    ),
 ]
 
 
@@ -96,8 +132,11 @@ def test_unknown_house(tmp_path: Path) -> None:
 
 def test_stun_needs_a_choice_when_several_spaces(tmp_path: Path) -> None:
     path = write(tmp_path, "path: [a1, b1, c1]", "path: [a1, a2, b2, c2]")
-    path.write_text(path.read_text().replace("g2: {house: gryffindor, at: c2}", "g2: {house: gryffindor, at: e4}")
-                    .replace("d1: {side: dark-arts, at: c3}", "d1: {side: dark-arts, at: c2}"))
+    path.write_text(
+        path.read_text()
+        .replace("g2: {house: gryffindor, at: c2}", "g2: {house: gryffindor, at: e4}")
+        .replace("d1: {side: dark-arts, at: c3}", "d1: {side: dark-arts, at: c2}")
+    )
     with pytest.raises(ScenarioError) as caught:
         check_file(path)
     assert "relocate" in str(caught.value)
@@ -106,7 +145,8 @@ def test_stun_needs_a_choice_when_several_spaces(tmp_path: Path) -> None:
 
 def test_bump_needs_a_choice_when_several_pawns(tmp_path: Path) -> None:
     text = BASE.replace("g1: {house: gryffindor, at: a1}", "g1: {house: gryffindor, at: c2}").replace(
-        "      - {pawn: g1, path: [a1, b1, c1]}", "      - {pawn: d1, path: [c3, c2]}")
+        "      - {pawn: g1, path: [a1, b1, c1]}", "      - {pawn: d1, path: [c3, c2]}"
+    )
     path = tmp_path / "bump.yaml"
     path.write_text(text)
     with pytest.raises(ScenarioError) as caught:
@@ -159,4 +199,3 @@ def test_walls_obstacles_passages() -> None:
     assert b.wall("b1", "a1") and not b.wall("b1", "b2")
     assert b.obstacle("b2", "b1") == "door"
     assert b.passages["a3"] == ("red", "c1") and b.passages["c1"] == ("red", "a3")
-

@@ -418,8 +418,7 @@ def test_short_word_typos_are_read_as_the_word_meant(cli) -> None:
 
 def test_a_real_question_buried_in_chatter_is_still_answered(cli) -> None:
     question = (
-        "we have been arguing for an hour and my sister is furious lol. "
-        "can a house pawn go through a castle wall"
+        "we have been arguing for an hour and my sister is furious lol. can a house pawn go through a castle wall"
     )
     data = json.loads(cli("ask", question, "--json").out)
     assert data["results"] and data["results"][0]["id"] == "move.walls"
@@ -461,4 +460,3 @@ def test_the_plain_word_match_never_turns_chatter_into_an_answer() -> None:
     # the best plain match is scaled to 1 whatever it is; the answer rests on the analysed score
     answer = lookup.ask("my sister and I were arguing at the pub last night about the weather")
     assert not answer.hits
-
