@@ -289,6 +289,9 @@ def check(
     from rulesref.readings import parse_override
     from rulesref.referee import Crash, check_many
 
+    from rulesref.games import all_games
+
+    all_games()  # a broken rule pack is one error line for the run, not one per scenario file
     overrides = _checked_overrides([parse_override(r) for r in reading or []])
     found = list(_scenario_files(paths))
     results = check_many([path for path, problem in found if problem is None], overrides, debug=_debugging())
