@@ -1,20 +1,27 @@
 """The command line: parse, call one library function, render what it returns.
 
 No rule logic lives here. Library errors (RulesrefError) become one ``Error:`` line and
-exit 2; anything unexpected becomes a short internal-error line and exit 3.
+exit 2; anything unexpected becomes a short internal-error line and exit 3. Standard
+output and error are guarded for the whole run: a reader that left (a closed pipe) or
+a stream that cannot be written (a full disk) ends the command with its own exit code,
+whichever write hits it, rich's, click's, ``print`` or the last flush.
 """
 
 from __future__ import annotations
 
 import enum
+import errno
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import IO, Annotated, Any, NoReturn, cast
 
 import typer
 
 from rulesref import __version__
-from rulesref.errors import RulesrefError
+from rulesref.errors import RulesrefError, shorten
+from rulesref.text import visible
 
 
 class Exit(enum.IntEnum):
@@ -28,6 +35,13 @@ class Exit(enum.IntEnum):
     """A file, id or option could not be read."""
     INTERNAL = 3
     """A bug in rulesref."""
+    IO_ERROR = 74
+    """Standard output or error could not be written (a full disk, a failing device): EX_IOERR."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl-C (128 + SIGINT, as a shell reports it)."""
+    PIPE_CLOSED = 141
+    """The reader of standard output or error left (`rulesref myths | head`): 128 + SIGPIPE, as a
+    shell reports a program the closed pipe stopped; nothing more is printed."""
 
 
 app = typer.Typer(
@@ -66,7 +80,9 @@ _state: dict[str, Any] = {"debug": False}
 def _emit_json(value: Any) -> None:
     import json
 
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    # ASCII only (other characters as \uXXXX escapes): valid JSON whatever the stream's encoding,
+    # and no control character reaches a terminal (json leaves DEL, an ASCII one, as it is)
+    print(json.dumps(value, indent=2, ensure_ascii=True).replace("\x7f", "\\u007f"))
 
 
 def _games(game: str | None) -> list[Any]:
@@ -79,7 +95,7 @@ def _games(game: str | None) -> list[Any]:
 def ask(
     question: Annotated[str, typer.Argument(help="The rules question, as you would say it at the table.")],
     game: GameOpt = None,
-    top: Annotated[int, typer.Option("--top", "-n", help="How many answers to list.")] = 5,
+    top: Annotated[int, typer.Option("--top", "-n", parser=_count, help="How many answers to list.")] = 5,
     as_json: JsonFlag = False,
 ) -> None:
     """Find the clause that answers a rules question, with its printed page."""
@@ -110,6 +126,19 @@ def show(
         from rulesref import render
 
         render.clause(g, clause)
+
+
+def _count(value: str | int) -> int:
+    """``--top``'s number: ASCII digits (and a sign) only, since int() also reads '٣' and str.isdigit() '²'."""
+    if isinstance(value, int):  # the default, which typer passes through the parser too
+        return value
+    digits = value[1:] if value.startswith("-") else value
+    shown = visible(shorten(value, 40))
+    if not (digits.isascii() and digits.isdigit()):
+        raise typer.BadParameter(f"'{shown}' is not a whole number (write it in digits 0-9)")
+    if len(digits) > 9:  # int() refuses 5,000 digits with a ValueError of its own
+        raise typer.BadParameter(f"'{shown}' is too large")
+    return int(value)
 
 
 def _clause_json(clause: Any, game: Any) -> dict[str, Any]:
@@ -236,7 +265,7 @@ def lint(
         _emit_json({"ok": not problems, "problems": problems})
     else:
         for line in problems:
-            print(line)
+            print(visible(line))
         if not problems:
             print("lint: no problems")
     if problems:
@@ -245,7 +274,8 @@ def lint(
 
 @app.command()
 def check(
-    paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
+    # as text, not Path: Path('') is '.', and every argument must reach the loop below
+    paths: Annotated[list[str], typer.Argument(help="Scenario files or folders of them.")],
     reading: Annotated[
         list[str] | None, typer.Option("--reading", "-r", help="Choose a reading: ID=OPTION (repeatable).")
     ] = None,
@@ -257,10 +287,13 @@ def check(
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
     from rulesref.readings import parse_override
-    from rulesref.referee import Crash, check_many, scenario_files
+    from rulesref.referee import Crash, check_many
 
+    from rulesref.games import all_games
+
+    all_games()  # a broken rule pack is one error line for the run, not one per scenario file
     overrides = _checked_overrides([parse_override(r) for r in reading or []])
-    found = list(scenario_files(paths))
+    found = list(_scenario_files(paths))
     results = check_many([path for path, problem in found if problem is None], overrides, debug=_debugging())
     rulings, errors, bugs = [], [], 0
     # One bad file must not hide the others: each file is ruled on or reported, in order,
@@ -293,6 +326,18 @@ def check(
         raise typer.Exit(Exit.BAD_INPUT)
     if any(r.expect is not None and not r.expect.ok for r in rulings):
         raise typer.Exit(Exit.FAILED)
+
+
+def _scenario_files(paths: list[str]) -> Iterator[tuple[Path, RulesrefError | None]]:
+    """Each scenario file under each argument, or the error in its place, in order."""
+    from rulesref.errors import ScenarioError
+    from rulesref.referee import scenario_files
+
+    for raw in paths:
+        if raw:
+            yield from scenario_files([Path(raw)])
+        else:  # `check ""` (an unset shell variable) would otherwise rule the current folder
+            yield Path(raw), ScenarioError("an empty argument names no file or folder", field="PATHS")
 
 
 def _checked_overrides(overrides: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -337,12 +382,10 @@ def _internal(exc: BaseException, where: str | None = None) -> None:
 
 
 def _internal_line(kind: str, message: str, where: str | None = None) -> None:
-    from rulesref.errors import shorten
-
     detail = " ".join(message.split()) or "(no message)"
-    place = f"{where}: " if where else ""
+    place = f"{visible(where)}: " if where else ""
     print(
-        f"rulesref: {place}internal error: {kind}: {shorten(detail, 200)}\n"
+        f"rulesref: {place}internal error: {visible(kind)}: {visible(shorten(detail, 200))}\n"
         "This is a bug in rulesref, not in your input: run the same command with --debug "
         "for the traceback, and report it with the command and any file it read.",
         file=sys.stderr,
@@ -369,7 +412,7 @@ def _plain_ask(argv: list[str]) -> dict[str, Any] | None:
                 return None
             if arg in ("--game", "-g"):
                 found["game"] = value
-            elif value.isdigit():
+            elif value.isascii() and value.isdigit() and len(value) <= 9:  # else typer's --top says why
                 found["top"] = int(value)
             else:
                 return None
@@ -382,6 +425,20 @@ def _plain_ask(argv: list[str]) -> dict[str, Any] | None:
 
 def run(argv: list[str] | None = None) -> int:
     """Run the app on ``argv`` and return the exit code; every failure becomes a line or two."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _guarded(out, "standard output"), _guarded(err, "standard error")
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # the last write can fail too: here, not in the interpreter's exit
+        sys.stderr.flush()
+        return code
+    except StreamFailed as exc:
+        return _stream_failed(exc, out, err)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _run(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     _state["debug"] = "--debug" in args
     plain = _plain_ask(args)
@@ -390,6 +447,8 @@ def run(argv: list[str] | None = None) -> int:
             ask(**plain)
             return Exit.OK
         code = app(args=argv, standalone_mode=False, prog_name="rulesref")
+    except StreamFailed:
+        raise
     except RulesrefError as exc:
         _error(exc)
         return Exit.BAD_INPUT
@@ -397,10 +456,10 @@ def run(argv: list[str] | None = None) -> int:
         return int(exc.exit_code)
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        _quiet_stdout()  # `rulesref myths | head`: the reader left, which is not an error
-        return 141
+        return Exit.INTERRUPTED
+    except BrokenPipeError:  # a write that did not go through the guarded streams
+        _silence(sys.stdout)
+        return Exit.PIPE_CLOSED
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else Exit.OK if exc.code is None else Exit.FAILED
     except Exception as exc:
@@ -412,6 +471,78 @@ def run(argv: list[str] | None = None) -> int:
         _internal(exc)  # the last line of defence: never a bare traceback
         return Exit.INTERNAL
     return code if isinstance(code, int) else Exit.OK
+
+
+class StreamFailed(Exception):
+    """Standard output or error could not be written.
+
+    Raised in place of the OSError: click turns any EPIPE it sees into exit 1 ("an
+    expectation failed" here) and rich into its own exit, so the error must not look
+    like one until `run` has it.
+    """
+
+    def __init__(self, stream: str, error: OSError) -> None:
+        super().__init__(f"cannot write to {stream}: {error.strerror or error}")
+        self.stream = stream
+        self.error = error
+
+    @property
+    def pipe_closed(self) -> bool:
+        return isinstance(self.error, BrokenPipeError) or self.error.errno in (errno.EPIPE, errno.ECONNRESET)
+
+
+class _Guarded:
+    """A stream whose failed writes raise StreamFailed; everything else is the stream's own.
+
+    Its ``buffer`` is guarded too: click writes bytes (a blank line after the help) there.
+    """
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self._stream = stream
+        self._name = name
+
+    def write(self, data: Any) -> int:
+        try:
+            return int(self._stream.write(data))
+        except OSError as exc:
+            raise StreamFailed(self._name, exc) from exc
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise StreamFailed(self._name, exc) from exc
+
+    @property
+    def buffer(self) -> _Guarded:
+        return _Guarded(self._stream.buffer, self._name)
+
+    def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding...: rich and click ask
+        return getattr(self._stream, name)
+
+
+def _guarded(stream: Any, name: str) -> Any:
+    # None when Python runs without a console (pythonw); a print to it is dropped, not guarded
+    return stream if stream is None else cast(IO[str], _Guarded(stream, name))
+
+
+def _stream_failed(exc: StreamFailed, out: Any, err: Any) -> int:
+    """The exit for a stream that failed: quiet for a closed pipe, one line for a write error."""
+    failed = out if exc.stream == "standard output" else err
+    _silence(failed)  # so the interpreter's last flush of what is left cannot fail again
+    if exc.pipe_closed:
+        return Exit.PIPE_CLOSED  # the reader left, which is not an error
+    if failed is not err:
+        try:
+            print(f"rulesref: {exc}", file=err)
+            err.flush()
+        except (OSError, ValueError, AttributeError):  # stderr is gone too: the code says it
+            _silence(err)
+    return Exit.IO_ERROR
 
 
 def _click_error(exc: Exception) -> int | None:
@@ -430,7 +561,7 @@ def _click_error(exc: Exception) -> int | None:
     if "ClickException" not in names or not isinstance(code, int):
         return None
     message = exc.format_message()  # type: ignore[attr-defined]
-    print(f"Error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"Error: {visible(' '.join(str(message).split()))}", file=sys.stderr)
     ctx = getattr(exc, "ctx", None)
     if "UsageError" in names and ctx is not None:
         # click prints four lines (usage, hint, blank, error); at the table two are enough
@@ -438,13 +569,12 @@ def _click_error(exc: Exception) -> int | None:
     return code
 
 
-def _quiet_stdout() -> None:
-    # Point stdout at /dev/null, so the interpreter's last flush cannot fail again.
-    import os
-
+def _silence(stream: Any) -> None:
+    """Point a standard stream's file at /dev/null, so nothing written later can fail."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
     except (OSError, ValueError, AttributeError):  # not a real file (captured in tests)
         pass
 

@@ -8,10 +8,9 @@ and exit code 2.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable
 
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")  # C0 and C1 controls but tab
+from rulesref.text import visible
 
 
 class RulesrefError(ValueError):
@@ -50,15 +49,15 @@ class RulesrefError(ValueError):
         return ":".join(parts)
 
     def __str__(self) -> str:
-        # one line, of a length a terminal can show, however long the input it quotes
-        text = f"{shorten(self.where(), 300)}: " if self.file else ""
-        if self.field:
-            text += f"{shorten(self.field, 120)}: "
+        # one line, of a length a terminal can show, however long the input it quotes; a file
+        # name or id may hold a terminal escape or a line break: show it, never let it act
+        where = f"{visible(shorten(self.where(), 300))}: " if self.file else ""
+        text = f"{shorten(self.field, 120)}: " if self.field else ""
         text += shorten(self.message, 400)
         if self.hint:
             text += f"; {shorten(self.hint, 200)}"
-        # a file name or id may hold a terminal escape: show it, never let it act
-        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", " ".join(text.splitlines()))
+        # a message may run over lines (a YAML parser's); the line stays one line
+        return where + visible(" ".join(text.splitlines()))
 
 
 class CorpusError(RulesrefError):

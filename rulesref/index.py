@@ -176,11 +176,16 @@ def concept(term: str) -> str:
 def glossary_phrases(glossary: Iterable[tuple[str, Sequence[str]]]) -> dict[str, list[str]]:
     """Stemmed phrase -> the concepts it stands for (its own first, then implied ones)."""
     table: dict[str, list[str]] = {}
-    entries = [(t, [t, *syns]) for t, syns in glossary]
-    canon = {_phrase_key(t): concept(t) for t, _ in entries}
-    for term, names in entries:
+    entries = [(t, _phrase_key(t), [t, *syns]) for t, syns in glossary]
+    canon = {key: concept(t) for t, key, _ in entries}
+    # the terms a term's phrase contains are found among its own runs of words, in the
+    # lengths the terms have, not by testing every term against every other
+    order = {key: i for i, key in enumerate(canon)}
+    lengths = sorted({_length(key) for key in canon})
+    for term, phrase, names in entries:
         own = concept(term)
-        implied = [c for key, c in canon.items() if c != own and _contains(_phrase_key(term), key)]
+        inside = _runs(phrase, lengths) & order.keys()
+        implied = [canon[key] for key in sorted(inside, key=order.__getitem__) if canon[key] != own]
         for name in names:
             key = _phrase_key(name)
             if key and key not in table:  # the first entry to claim a phrase keeps it
@@ -192,25 +197,46 @@ def _phrase_key(text: str) -> str:
     return " ".join(stem(w) for w in words(text) if w not in ARTICLES)
 
 
-def _contains(phrase: str, part: str) -> bool:
-    return f" {part} " in f" {phrase} "
+def _length(phrase: str) -> int:
+    """How many words a phrase key has."""
+    return phrase.count(" ") + 1
+
+
+def _runs(phrase: str, lengths: Sequence[int]) -> set[str]:
+    """Every run of consecutive whole words of ``phrase`` with one of these lengths: the
+    phrases it contains (the empty phrase is inside only the empty phrase)."""
+    if not phrase:
+        return {""}
+    ws = phrase.split(" ")
+    return {" ".join(ws[i : i + n]) for n in lengths if n <= len(ws) for i in range(len(ws) - n + 1)}
 
 
 # --- analysis -----------------------------------------------------------------------
 
 
-def analyse(tokens: Sequence[str], phrases: dict[str, list[str]], longest: int) -> list[tuple[str, float]]:
+def analyse(
+    tokens: Sequence[str],
+    phrases: dict[str, list[str]],
+    longest: int,
+    starts: dict[str, list[int]] | None = None,
+) -> list[tuple[str, float]]:
     """Terms with query weights: glossary phrases (longest first) become concepts.
 
     A phrase also yields the concepts it implies and its own content words (at lower
-    weights), so "protected zone" still meets the words of "Protected Area".
+    weights), so "protected zone" still meets the words of "Protected Area". ``starts``
+    (phrase_starts) makes long texts cheap: only the lengths of the phrases that begin
+    with a word are tried there, not every length up to the longest phrase.
     """
     tokens = [t for t in tokens if t not in ARTICLES]  # "end of a turn" is "end of turn"
     stems = [stem(t) for t in tokens]
     out: list[tuple[str, float]] = []
     i = 0
     while i < len(stems):
-        for n in range(min(longest, len(stems) - i), 0, -1):
+        left = len(stems) - i
+        tried = range(min(longest, left), 0, -1) if starts is None else starts.get(stems[i], ())
+        for n in tried:
+            if n > left:
+                continue
             hit = phrases.get(" ".join(stems[i : i + n]))
             if hit is not None and not (n == 1 and tokens[i] in STOP):
                 out.append((hit[0], 1.0))
@@ -232,13 +258,22 @@ class Analyser:
     def __init__(self, phrases: dict[str, list[str]]) -> None:
         self.phrases = phrases
         self.longest = max((k.count(" ") + 1 for k in phrases), default=1)
+        self.starts = phrase_starts(phrases)
         self._done: dict[str, list[tuple[str, float]]] = {}
 
     def __call__(self, text: str) -> list[tuple[str, float]]:
         found = self._done.get(text)
         if found is None:
-            found = self._done[text] = analyse(words(text), self.phrases, self.longest)
+            found = self._done[text] = analyse(words(text), self.phrases, self.longest, self.starts)
         return found
+
+
+def phrase_starts(phrases: dict[str, list[str]]) -> dict[str, list[int]]:
+    """First word of a phrase -> the lengths of the phrases beginning with it, longest first."""
+    starts: dict[str, set[int]] = {}
+    for key in phrases:
+        starts.setdefault(key.split(" ", 1)[0], set()).add(_length(key))
+    return {w: sorted(ns, reverse=True) for w, ns in starts.items()}
 
 
 # --- packing ------------------------------------------------------------------------
@@ -434,8 +469,7 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
     the rules never use it (nor a form of it), it is one slip (a letter dropped, added,
     changed or swapped) from a rule word with the same first letter, and the asks use it
     rarely: at most twice, or a fifth as often as that word."""
-    from rapidfuzz import fuzz, process
-    from rapidfuzz.distance import DamerauLevenshtein
+    from rapidfuzz import fuzz
 
     ruled: set[str] = set()
     for r in records:
@@ -450,25 +484,57 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
         for a in r["asks"]:
             for w in words(a):
                 seen[w] = seen.get(w, 0) + 1
-    candidates = sorted(ruled | STOP)
+    near = _SlipIndex(ruled | STOP)
     out: dict[str, str] = {}
     for w, n in seen.items():
-        if len(w) < 5 or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
+        if not 5 <= len(w) <= TYPO_LONGEST or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
             continue
-        found = process.extract(w, candidates, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=None)
         # the same first letter, not a longer or shorter form ("shown", "safer"), and
         # rare beside the word it resembles (a slip, not a word players use)
         found = [
             f
-            for f in found
-            if f[0][0] == w[0]
-            and fuzz.ratio(w, f[0]) >= TYPO_RATIO
-            and not (f[0].startswith(w) or w.startswith(f[0]))
-            and n <= max(2, seen.get(f[0], 0) // 5)
+            for f in near.slips(w)
+            if f[0] == w[0]
+            and fuzz.ratio(w, f) >= TYPO_RATIO
+            and not (f.startswith(w) or w.startswith(f))
+            and n <= max(2, seen.get(f, 0) // 5)
         ]
         if found:
-            out[w] = str(max(found, key=lambda f: (seen.get(f[0], 0), f[0]))[0])
+            out[w] = max(found, key=lambda f: (seen.get(f, 0), f))
     return out
+
+
+TYPO_LONGEST = 40
+"""A longer ask word is not looked at as a typo: no player's slip is that long, and the
+words one slip away are found through every word with one letter deleted."""
+
+
+class _SlipIndex:
+    """Words one slip (a letter dropped, added, changed, or two swapped: Damerau distance
+    1) from a given word, found without comparing it to every word (symmetric delete, as
+    SymSpell does): two words one slip apart share a form with at most one letter deleted
+    from each, so each word is filed under itself and its one-letter deletions, and a
+    word's neighbours are among those filed under its own. The cost grows with the number
+    of words, not the number of pairs of words."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.filed: dict[str, list[str]] = {}
+        for w in sorted(words):
+            if 4 <= len(w) <= TYPO_LONGEST + 1:  # one slip from a word of 5..TYPO_LONGEST letters
+                for form in _deletions(w):
+                    self.filed.setdefault(form, []).append(w)
+
+    def slips(self, word: str) -> list[str]:
+        """The filed words exactly one slip from ``word`` (itself excluded), sorted."""
+        from rapidfuzz.distance import DamerauLevenshtein
+
+        near = {w for form in _deletions(word) for w in self.filed.get(form, ())}
+        return sorted(w for w in near if w != word and DamerauLevenshtein.distance(word, w, score_cutoff=1) <= 1)
+
+
+def _deletions(word: str) -> set[str]:
+    """The word and every form of it with one letter deleted."""
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
 
 
 def _build(

@@ -84,15 +84,28 @@ LONGEST_WORD = 40
 _CONFIRM = (
     r"\b(right|correct|yes|yeah|yep|yea|ok|okay|true|surely|huh|eh|innit|is(nt| not) it|do(nt|esnt) (it|they|we))"
     r"\W*$|(,|;|—|-)\s*so\b|\bi thought\b|\bwe(ve| have) been\b|\bpretty sure\b|\bi was told\b"
-    # a claim reported, then questioned: "he says he gets another turn. does he?"
-    r"|\b(says?|said|claims?|claimed|reckons?|insists?|thinks?)\b.*\b(does|do|did|can|could|is|are|was|will|should)"
-    r"\s+(he|she|they|it|that|this|we|i|you)\b(\s+\w+)?\W*$"
 )
+# A claim reported, then questioned: "he says he gets another turn. does he?": the
+# question ends the text, and a reporting word comes before it on the same line. Two
+# searches, not one pattern: "said.*does he$" backtracks over the rest of the line from
+# every "said", which is quadratic in a long paste. The question at the end can start in
+# one place only (its verb and pronoun are distinct words), so one search finds it.
+_QUESTIONED = r"\b(does|do|did|can|could|is|are|was|will|should)\s+(he|she|they|it|that|this|we|i|you)\b(\s+\w+)?\W*$"
+_REPORTED = r"\b(says?|said|claims?|claimed|reckons?|insists?|thinks?)\b"
 
 
 def asserts(query: str) -> bool:
     """Whether the question states something and asks for confirmation."""
-    return re.search(_CONFIRM, query.strip(), re.IGNORECASE) is not None
+    text = query.strip()
+    if re.search(_CONFIRM, text, re.IGNORECASE):
+        return True
+    question = re.search(_QUESTIONED, text, re.IGNORECASE)
+    if question is None:
+        return False
+    # the line up to the question (`.` in the one pattern this was did not cross lines);
+    # the character before the question is not a word character, so `\b` reads the same
+    line = text[text.rfind("\n", 0, question.start()) + 1 : question.start()]
+    return re.search(_REPORTED, line, re.IGNORECASE) is not None
 
 
 class Hit(NamedTuple):  # NamedTuples: far cheaper to define than dataclasses, on every start

@@ -262,22 +262,47 @@ def check_many(
     """Each file's ruling, or the error that stopped it, in the order given.
 
     Files are independent, so a folder of many is ruled on every core: the workers are
-    forked after the rule packs and engines are loaded, and share them. With ``debug``
-    the files are ruled here, one by one, and a bug raises with its traceback.
+    forked after the rule packs and engines are loaded, and share them. A worker that dies
+    (killed, as the OOM killer does) is noticed, not waited for: the files not yet
+    returned are then ruled here, one by one. With ``debug`` the files are ruled here, one
+    by one, and a bug raises with its traceback.
     """
     workers = min(os.cpu_count() or 1, 8)
     if debug or len(files) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield from (_check_one(f, overrides, catch_bugs=not debug) for f in files)
         return
+    from concurrent.futures.process import BrokenProcessPool
+
     from rulesref.games import all_games
 
     for game in all_games():
         with contextlib.suppress(RulesrefError):
             engine_for(game)  # import each engine before forking, so no worker repeats it
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers) as pool:
-        jobs = [(f, tuple(overrides)) for f in files]
-        yield from pool.imap(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8)))
+    done = 0
+    try:
+        for result in _in_workers(files, tuple(overrides), workers):
+            yield result
+            done += 1
+    except BrokenProcessPool:
+        pass  # which file the lost worker held is unknown; the rest are ruled below
+    yield from (_check_one(f, overrides) for f in files[done:])
+
+
+def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], workers: int) -> Iterator[Checked]:
+    """The files ruled in forked workers, in order; BrokenProcessPool if a worker dies.
+
+    concurrent.futures watches each worker's process, so a death fails the results still
+    owed instead of leaving them pending forever (multiprocessing.Pool waits forever)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
+        jobs = [(f, overrides) for f in files]
+        yield from pool.map(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8)))
+    finally:
+        # never wait here: on a broken pool or a caller that stops reading, the files
+        # not started are dropped and a worker ends with the file it is on
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _check_job(job: tuple[Path, tuple[tuple[str, str], ...]]) -> Checked:

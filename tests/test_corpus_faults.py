@@ -504,3 +504,13 @@ def test_quoted_numbers_are_names(cli, tmp_path: Path, monkeypatch: pytest.Monke
     r = cli("check", "s.yaml", "--json")
     assert r.code in (0, 1), r.err
     assert r.err == ""
+
+
+def test_a_broken_pack_is_one_error_line_for_a_whole_check(table: Table, cli) -> None:
+    """Three scenario files, one broken pack: the pack's fault is said once, not once per file."""
+    for name in ("a.yaml", "b.yaml", "c.yaml"):
+        (table.tmp / name).write_text(SCENARIO.read_text(encoding="utf-8"), encoding="utf-8")
+    (table.rules / "houses-vs-dark-arts" / "movement.yaml").unlink()
+    r = cli("check", "a.yaml", "b.yaml", "c.yaml")
+    assert (r.code, r.out) == (2, "")
+    assert len(r.err.splitlines()) == 1 and "does not resolve" in r.err, r.err

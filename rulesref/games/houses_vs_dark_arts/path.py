@@ -7,6 +7,7 @@ is white. ``events`` lists the Event Spaces; a *red* Event Space is one in the r
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +53,16 @@ class Track:
         return [c for c in COLOURS if c in reached or c in self.kept]
 
     def red_events(self) -> list[int]:
-        return [e for e in self.events if self.red is not None and e >= self.red]
+        return [] if self.red is None else self.events[bisect_left(self.events, self.red) :]
+
+    def red_rank(self, space: int) -> int | None:
+        """The place (0 = first) of Event Space ``space`` among the red ones; None if it is not one."""
+        if self.red is None or space < self.red:
+            return None
+        i = bisect_left(self.events, space)
+        if i == len(self.events) or self.events[i] != space:
+            return None
+        return i - bisect_left(self.events, self.red)
 
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -186,36 +196,55 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
     entered = s.facts.setdefault("zones-entered", [])
     reached = s.facts.setdefault("events-reached", [])
     resolved = s.facts.setdefault("events-resolved", [])
-    for _ in range(spaces):
-        if track.marker >= track.length:
-            trail.rule("path.marker", f"The Marker is on the last space ({track.length}) and moves no further.")
-            break
-        track.marker += 1
-        here = track.marker
-        for colour, first in (("orange", track.orange), ("red", track.red)):
-            if first == here:
-                # path.zones: entering a zone unlocks that colour's effects
-                trail.rule(
-                    "path.zones",
-                    f"The Marker enters the {colour} zone on space {here}: {colour} effects are now unlocked.",
-                )
-                entered.append(colour)
-        if here in track.events:
+    end = start + min(spaces, track.length - start)
+    # The Marker passes spaces start+1..end; only the spaces where something happens are
+    # visited (a zone's first space, an Event Space, the last space), in the order the
+    # Marker reaches them, so a long advance costs what it reports, not one step a space.
+    for here, what in _passed(track, start, end):
+        track.marker = here
+        if what in ("orange", "red"):
+            # path.zones: entering a zone unlocks that colour's effects
+            trail.rule(
+                "path.zones",
+                f"The Marker enters the {what} zone on space {here}: {what} effects are now unlocked.",
+            )
+            entered.append(what)
+        elif what == "event":
             reached.append(here)
             if _resolve_event(s, trail, here, cause):
                 resolved.append(here)
-        if here == track.length:
+        else:
             _last_space(s, trail)
+    track.marker = end
+    if spaces > end - start:
+        trail.rule("path.marker", f"The Marker is on the last space ({track.length}) and moves no further.")
     trail.rule("path.marker", f"The Marker now stands on space {track.marker} ({track.zone()} zone).")
+
+
+def _passed(track: Track, start: int, end: int) -> list[tuple[int, str]]:
+    """What the Marker meets moving from ``start`` to ``end``: (space, what), in order.
+
+    ``what`` is a zone colour entered, ``event`` (an Event Space) or ``last`` (the last
+    space); on one space a zone comes before its Event Space, and both before the last.
+    """
+    met: list[tuple[int, int, str]] = []
+    for order, (colour, first) in enumerate((("orange", track.orange), ("red", track.red))):
+        if first is not None and start < first <= end:
+            met.append((first, order, colour))
+    events = track.events[bisect_right(track.events, start) : bisect_right(track.events, end)]
+    met.extend((space, 2, "event") for space in events)
+    if start < track.length <= end:
+        met.append((track.length, 3, "last"))
+    return [(space, what) for space, _, what in sorted(met)]
 
 
 def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
     track = s.path
     assert track is not None
-    reds = track.red_events()
-    if space in reds[:2]:
-        count = (3, 2)[reds.index(space)]
-        which = ("first", "next")[reds.index(space)]
+    rank = track.red_rank(space)
+    if rank is not None and rank < 2:
+        count = (3, 2)[rank]
+        which = ("first", "next")[rank]
         # victory.pawn-count: a location card taken here fixes the pawns needed
         trail.rule(
             "victory.pawn-count",
