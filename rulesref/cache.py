@@ -108,11 +108,22 @@ def _configured() -> Path | None:
     xdg = _absolute("XDG_CACHE_HOME")
     if xdg:
         return Path(xdg, "rulesref")
-    home = os.path.expanduser("~")  # $HOME, else the password database
-    if "\0" not in home and os.path.isabs(home):
+    home = _absolute("HOME") or _home_from_passwords()
+    if home:
         return Path(home, ".cache", "rulesref")
-    _note(f"no usable home folder ({_shown(home)!r})")
+    _note("no usable home folder")
     return None
+
+
+def _home_from_passwords() -> str | None:
+    """The user's home as the password database has it (no $HOME, or an unusable one)."""
+    try:
+        import pwd
+
+        home = pwd.getpwuid(os.geteuid()).pw_dir
+    except (ImportError, AttributeError, KeyError, OSError):  # no pwd (Windows), or a uid it does not know
+        return None
+    return home if "\0" not in home and os.path.isabs(home) else None
 
 
 def _temp_path() -> Path:
@@ -287,12 +298,23 @@ def _from_private(folder: Path | None, name: str, wanted: str) -> list[dict[str,
     if private is None or private == folder:
         return None
     games = _read(private / name, wanted, quiet_if_missing=True)
-    if games is None or folder is None or not os.access(folder, os.W_OK):
+    if games is None or folder is None or not _writable(folder):
         return games
-    # the cache folder is writable again: the index goes back there, for a faster start
+    # the cache folder can be written (now, or always: a first run after one that could
+    # not): the index goes there, so later runs find it at once
     if _write(folder, name, _file_bytes(wanted, games)) is None:
         _note(f"copied to {_shown(folder)}")
     return games
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` exists, or can be made, and may be written (checked before the
+    index is marshalled again, which costs more than asking)."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
 
 
 def _read(path: Path, wanted: str, *, quiet_if_missing: bool = False) -> list[dict[str, Any]] | None:
