@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesref import __version__, index
+from rulesref.errors import shorten
 
 try:  # hashlib's own blake2b, without the OpenSSL load that `import hashlib` costs every start
     from _blake2 import blake2b
@@ -75,8 +76,9 @@ def _note(text: str) -> None:
 
 
 def _shown(path: Path | str) -> str:
-    """A path as a note may show it: control characters escaped, never acted on by a terminal."""
-    text = os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    """A path as a note may show it: of a line's length, its control characters escaped so
+    a terminal never acts on them."""
+    text = shorten(os.fsdecode(path), 200).encode("utf-8", "backslashreplace").decode("utf-8")
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
@@ -89,7 +91,7 @@ def _absolute(name: str) -> str | None:
     if not value:
         return None
     if "\0" in value or not os.path.isabs(value):
-        _note(f"${name} is not an absolute path, so it is not used: {_shown(value)!r}")
+        _note(f"${name} is not an absolute path, so it is not used: '{_shown(value)}'")
         return None
     return value
 
@@ -108,11 +110,18 @@ def _configured() -> Path | None:
     xdg = _absolute("XDG_CACHE_HOME")
     if xdg:
         return Path(xdg, "rulesref")
-    home = _absolute("HOME") or _home_from_passwords()
+    home = _home()
     if home:
         return Path(home, ".cache", "rulesref")
     _note("no usable home folder")
     return None
+
+
+def _home() -> str | None:
+    if os.name == "nt":  # no $HOME there as a rule: %USERPROFILE%
+        home = os.path.expanduser("~")
+        return home if os.path.isabs(home) else None
+    return _absolute("HOME") or _home_from_passwords()
 
 
 def _home_from_passwords() -> str | None:
@@ -177,8 +186,8 @@ _LIBRARIES = ("yaml", "rapidfuzz")
 
 
 def _code_stamp() -> bytes:
-    # Taken once, when the code is loaded: the key must describe the analysis in memory,
-    # not a newer index.py written to disk while this process runs.
+    # Taken once, at import: the key describes the code this process runs (a newer file
+    # written meanwhile is the next process's business), and costs one read per start.
     from importlib.util import find_spec
 
     h = blake2b(digest_size=_DIGEST)
