@@ -14,9 +14,9 @@ modules that shape the index, so any change to a rule file's content (even one t
 its size and mtime) or to the analysis rebuilds it. Writes are atomic (a temp file, then
 os.replace), so two processes rebuilding at once are safe; a temp file left by a killed
 rebuild is removed later. When the cache folder cannot be written, a private folder in
-the system temp folder is used instead, so an unwritable cache does not mean a rebuild on
-every run. What happened is kept as short lines in notes(), for --debug; nothing is
-printed.
+the system temp folder (the user's own, and no one else's) is used instead, so an
+unwritable cache does not mean a rebuild on every run; it keeps the newest few indexes.
+What happened is kept as short lines in notes(), for --debug; nothing is printed.
 """
 
 from __future__ import annotations
@@ -58,6 +58,10 @@ STALE_SECONDS = 600
 """A temp file this old is a rebuild that died, even if its process id is taken again."""
 _TEMP = re.compile(r"\.index-[0-9a-f]{8}\.marshal\.([0-9]{1,10})\.[0-9a-f]{1,32}\.tmp")
 """Our temp files' names (see save); nothing else in the folder is ever deleted."""
+_INDEX = re.compile(r"index-[0-9a-f]{8}\.marshal")
+"""Our index files' names (see _file_name)."""
+PRIVATE_KEEP = 8
+"""How many indexes the private temp folder keeps (see _prune)."""
 _SWEEP_LIMIT = 256
 """Entries looked at when sweeping temp files: a cache folder holds a few files."""
 _MAX_NOTES = 20
@@ -431,10 +435,27 @@ def save(root: Path, data: dict[str, Any]) -> None:
         _note(f"cannot write {_shown(folder)}: {why}")
     private = _private_temp(create=True)
     why = "no private folder to use" if private is None else _write(private, name, raw)
-    if why is None:
-        _note(f"written to {_shown(private or '')} instead")
-    else:
+    if private is None or why is not None:
         _note(f"not saved ({why}): the index lives in memory, and the next run builds it again")
+        return
+    _note(f"written to {_shown(private)} instead")
+    _prune(private, keep=name)
+
+
+def _prune(folder: Path, keep: str) -> None:
+    """Only the PRIVATE_KEEP newest indexes stay in the private temp folder: each rules folder
+    (each test's temp copy) has its own, and nothing else would ever remove them there."""
+    found = []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in itertools.islice(entries, _SWEEP_LIMIT):
+            if _INDEX.fullmatch(entry.name) and entry.name != keep:
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode):
+                        found.append((st.st_mtime_ns, entry.name))
+    for _, old in sorted(found, reverse=True)[PRIVATE_KEEP - 1 :]:
+        with contextlib.suppress(OSError):
+            os.unlink(folder / old)
 
 
 def _file_bytes(wanted: str, games: list[dict[str, Any]]) -> bytes:

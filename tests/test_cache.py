@@ -367,3 +367,27 @@ def test_notes_show_a_path_without_letting_it_act(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("RULESREF_CACHE", str(folder))
     assert cache.load(tmp_path, "a key") is None
     assert "\x1b" not in cache.notes()[-1] and "cache\\x1b[31mred" in cache.notes()[-1]
+
+
+def test_the_private_temp_folder_keeps_only_the_newest_indexes(
+    rules: Path, tmp_path: Path, reference: dict, fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each rules folder has its own index: in the temp folder, old ones would pile up."""
+    import tempfile
+
+    monkeypatch.setenv("RULESREF_RULES", str(rules))
+    (tmp_path / "a-file").write_text("x")
+    monkeypatch.setenv("RULESREF_CACHE", str(tmp_path / "a-file" / "cache"))
+    private = Path(tempfile.gettempdir(), f"rulesref-{os.geteuid()}")
+    private.mkdir(mode=0o700)
+    olds = [f"index-{i:08x}.marshal" for i in range(10)]
+    for age, name in enumerate(olds):
+        (private / name).write_bytes(b"an older index")
+        os.utime(private / name, (1_000_000 - age, 1_000_000 - age))  # index-00000000 the newest
+    (private / "index-0000000z.marshal").write_text("not ours")
+    (private / "index-0badc0de.marshal").symlink_to(tmp_path / "a-file")
+    assert lookup.ask(QUESTION).to_json() == reference["answer"]
+    left = sorted(p.name for p in private.iterdir())
+    newest = olds[: cache.PRIVATE_KEEP - 1]
+    assert left == sorted([*newest, cache._file_name(rules), "index-0000000z.marshal", "index-0badc0de.marshal"])
+    assert (tmp_path / "a-file").read_text() == "x"
