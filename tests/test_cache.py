@@ -391,3 +391,14 @@ def test_the_private_temp_folder_keeps_only_the_newest_indexes(
     newest = olds[: cache.PRIVATE_KEEP - 1]
     assert left == sorted([*newest, cache._file_name(rules), "index-0000000z.marshal", "index-0badc0de.marshal"])
     assert (tmp_path / "a-file").read_text() == "x"
+
+
+def test_a_folder_in_place_of_the_cache_file(
+    rules: Path, reference: dict, fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It cannot be read nor replaced: the index goes to the private temp folder instead."""
+    monkeypatch.setenv("RULESREF_RULES", str(rules))
+    (fresh / cache._file_name(rules)).mkdir(parents=True)
+    assert lookup.ask(QUESTION).to_json() == reference["answer"]
+    assert any("not a regular file" in n for n in cache.notes()), cache.notes()
+    assert (fresh / cache._file_name(rules)).is_dir(), "a folder that is not ours to remove is left"
