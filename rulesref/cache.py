@@ -56,9 +56,10 @@ RULE_FILE_BYTES = 4 * 1024 * 1024
 files, so no index is ever built from a larger one and its size and mtime key it enough."""
 STALE_SECONDS = 600
 """A temp file this old is a rebuild that died, even if its process id is taken again."""
-_TEMP = re.compile(r"\.index-[0-9a-f]{8}\.marshal\.([0-9]{1,10})\.[0-9a-f]{1,32}\.tmp")
-"""Our temp files' names (see save); nothing else in the folder is ever deleted."""
-_INDEX = re.compile(r"index-[0-9a-f]{8}\.marshal")
+_TEMP = r"\.index-[0-9a-f]{8}\.marshal\.([0-9]{1,10})\.[0-9a-f]{1,32}\.tmp"
+"""Our temp files' names (see save); nothing else in the folder is ever deleted. Patterns
+are compiled when first needed (re caches them), not on every start."""
+_INDEX = r"index-[0-9a-f]{8}\.marshal"
 """Our index files' names (see _file_name)."""
 PRIVATE_KEEP = 8
 """How many indexes the private temp folder keeps (see _prune)."""
@@ -448,7 +449,7 @@ def _prune(folder: Path, keep: str) -> None:
     found = []
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in itertools.islice(entries, _SWEEP_LIMIT):
-            if _INDEX.fullmatch(entry.name) and entry.name != keep:
+            if entry.name != keep and re.fullmatch(_INDEX, entry.name):
                 with contextlib.suppress(OSError):
                     st = entry.stat(follow_symlinks=False)
                     if stat.S_ISREG(st.st_mode):
@@ -503,7 +504,7 @@ def _sweep(folder: Path) -> None:
     try:
         with os.scandir(folder) as entries:
             for entry in itertools.islice(entries, _SWEEP_LIMIT):
-                found = _TEMP.fullmatch(entry.name)
+                found = entry.name.endswith(".tmp") and re.fullmatch(_TEMP, entry.name)
                 if not found or int(found.group(1)) == os.getpid():
                     continue
                 with contextlib.suppress(OSError):
