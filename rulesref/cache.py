@@ -427,7 +427,11 @@ def _shaped(games: object) -> bool:
 def save(root: Path, data: dict[str, Any]) -> None:
     """Write the index atomically; when the cache folder cannot be written, into the
     private temp folder; when that fails too, the index lives in this process only."""
-    name, raw = _file_name(root), _file_bytes(data["key"], data["games"])
+    try:
+        name, raw = _file_name(root), _file_bytes(data["key"], data["games"])
+    except ValueError as exc:  # an index marshal cannot write: a bug, but no reason to stop
+        _note(f"not saved ({exc}): the index lives in memory")
+        return
     folder = _configured()
     if folder is not None:
         why = _write(folder, name, raw)
