@@ -402,3 +402,27 @@ def test_a_folder_in_place_of_the_cache_file(
     assert lookup.ask(QUESTION).to_json() == reference["answer"]
     assert any("not a regular file" in n for n in cache.notes()), cache.notes()
     assert (fresh / cache._file_name(rules)).is_dir(), "a folder that is not ours to remove is left"
+
+
+def test_a_rebuild_killed_before_its_rename_leaves_nothing_behind(
+    rules: Path, tmp_path: Path, reference: dict, fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child writes its temp file whole and is killed where it would rename it; the next
+    run removes the file (its mtime put an hour back as well, so a process id the machine
+    happens to hand out again cannot keep it)."""
+    child = (
+        "import os, signal\n"
+        "from rulesref import lookup\n"
+        "os.replace = lambda *_: os.kill(os.getpid(), signal.SIGKILL)\n"
+        "lookup.load_index()\n"
+    )
+    env = {**os.environ, "RULESREF_RULES": str(rules), "RULESREF_CACHE": str(fresh), "TMPDIR": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert r.returncode == -9, r.stderr
+    (left,) = [p for p in fresh.iterdir() if p.name.endswith(".tmp")]
+    assert left.name.startswith(f".{cache._file_name(rules)}.")
+    hour_ago = time.time() - 3600
+    os.utime(left, (hour_ago, hour_ago))
+    monkeypatch.setenv("RULESREF_RULES", str(rules))
+    assert lookup.ask(QUESTION).to_json() == reference["answer"]
+    assert sorted(p.name for p in fresh.iterdir()) == [cache._file_name(rules)]
