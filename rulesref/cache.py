@@ -271,7 +271,10 @@ def _rule_file(path: Path) -> bytes:
             return f"not a file:{stat.S_IFMT(st.st_mode)}".encode()
         if st.st_size > RULE_FILE_BYTES:
             return f"large:{st.st_size}:{st.st_mtime_ns}".encode()
-        data = _read_up_to(fd, RULE_FILE_BYTES + 1)
+        # to its size (and a byte more), not to the limit: a read of 4 MB allocates 4 MB,
+        # for each rule file on every start. A file still being written keys as what was
+        # read; the build reads it again later, so the next run's key differs and rebuilds.
+        data = _read_up_to(fd, min(st.st_size, RULE_FILE_BYTES) + 1)
         return data if len(data) <= RULE_FILE_BYTES else f"large:{st.st_mtime_ns}".encode()
     except OSError as exc:
         return f"unreadable:{exc.errno}".encode()
