@@ -10,12 +10,13 @@ damaged data.
 
 The key is built from the bytes of every rule file (with its name), the rules folder, the
 rulesref version, index.FORMAT, the Python that marshals, and the source text of the
-modules that shape the index, so any change to a rule file's content (even one that keeps
-its size and mtime) or to the analysis rebuilds it. Writes are atomic (a temp file, then
-os.replace), so two processes rebuilding at once are safe; a temp file left by a killed
-rebuild is removed later. When the cache folder cannot be written, a private folder in
-the system temp folder (the user's own, and no one else's) is used instead, so an
-unwritable cache does not mean a rebuild on every run; it keeps the newest few indexes.
+modules that shape the index (and of yaml's and rapidfuzz's __init__), so any change to
+a rule file's content (even one that keeps its size and mtime) or to the analysis
+rebuilds it. Writes are atomic (a temp file, then os.replace), so two processes
+rebuilding at once are safe; a temp file left by a killed rebuild is removed later. When
+the cache folder cannot be written, a private folder in the system temp folder (the
+user's own, and no one else's) is used instead, so an unwritable cache does not mean a
+rebuild on every run; it keeps the newest few indexes.
 What happened is kept as short lines in notes(), for --debug; nothing is printed.
 """
 
@@ -76,7 +77,10 @@ def notes() -> list[str]:
 
 
 def _note(text: str) -> None:
-    _notes.append(f"index cache: {text}")
+    line = f"index cache: {text}"
+    if line in _notes:  # the environment is read by load and save alike: said once
+        _notes.remove(line)
+    _notes.append(line)
     del _notes[:-_MAX_NOTES]  # the latest few: a long-lived process asks many times
 
 
