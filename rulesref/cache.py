@@ -443,6 +443,7 @@ def save(root: Path, data: dict[str, Any]) -> None:
     if folder is not None:
         why = _write(folder, name, raw)
         if why is None:
+            _note(f"{_shown(folder / name)}: written")
             return
         _note(f"cannot write {_shown(folder)}: {why}")
     private = _private_temp(create=True)
