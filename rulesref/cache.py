@@ -200,7 +200,7 @@ def _code_stamp() -> bytes:
     from importlib.util import find_spec
 
     h = blake2b(digest_size=_DIGEST)
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).parent  # absolute already: no resolve (a few syscalls) per start
     for name in _SHAPING:
         _add(h, name.encode(), _source(here / name))
     for lib in _LIBRARIES:
