@@ -426,3 +426,19 @@ def test_a_rebuild_killed_before_its_rename_leaves_nothing_behind(
     monkeypatch.setenv("RULESREF_RULES", str(rules))
     assert lookup.ask(QUESTION).to_json() == reference["answer"]
     assert sorted(p.name for p in fresh.iterdir()) == [cache._file_name(rules)]
+
+
+def test_debug_says_what_the_cache_did_and_nothing_else_does(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cache that cannot be used is not the user's problem: only --debug tells of it."""
+    from rulesref import lookup
+
+    monkeypatch.setenv("RULESREF_CACHE", str(tmp_path / "cache"))
+    lookup._loaded.clear()
+    quiet = cli("ask", "can a pawn pass a castle wall?")
+    assert quiet.code == 0 and quiet.err == ""
+    lookup._loaded.clear()
+    loud = cli("--debug", "ask", "can a pawn pass a castle wall?")
+    assert loud.code == 0 and loud.out == quiet.out
+    assert loud.err and all(line.startswith("index cache: ") for line in loud.err.splitlines()), loud.err
