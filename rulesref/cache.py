@@ -1,86 +1,545 @@
 """The on-disk cache of the lookup index, so a cold `ask` skips yaml and the corpus loader.
 
 One file per rules folder, in $RULESREF_CACHE, else $XDG_CACHE_HOME/rulesref, else
-~/.cache/rulesref. The file carries a key built from every rule file's path, size and
-mtime (ns), the rulesref version and the index code itself, so any change to rules/ (or to
-the analysis) rebuilds it. Writes are atomic (a temp file, then os.replace), so two
-processes rebuilding at once are safe. Any failure (read-only folder, corrupt file)
-means working without the cache, silently.
+~/.cache/rulesref (an empty or relative value is ignored). Everything in that folder is
+untrusted input: a cache file is read only when it is a regular file (never a link, a
+FIFO or a device), no larger than MAX_BYTES, with a header whose magic, layout, key and
+blake2b digest of the payload all match before marshal sees a byte of it. Anything else
+means the index is rebuilt from the rules; it never means an error or an answer from
+damaged data.
+
+The key is built from the bytes of every rule file (with its name), the rules folder, the
+rulesref version, index.FORMAT, the Python that marshals, and the source text of the
+modules that shape the index (and of yaml's and rapidfuzz's __init__), so any change to
+a rule file's content (even one that keeps its size and mtime) or to the analysis
+rebuilds it. Writes are atomic (a temp file, then os.replace), so two processes
+rebuilding at once are safe; a temp file left by a killed rebuild is removed later. When
+the cache folder cannot be written, a private folder in the system temp folder (the
+user's own, and no one else's) is used instead, so an unwritable cache does not mean a
+rebuild on every run; it keeps the newest few indexes.
+What happened is kept as short lines in notes(), for --debug; nothing is printed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import itertools
 import marshal
 import os
+import re
+import stat
+import sys
+import time
 import zlib
 from pathlib import Path
 from typing import Any
 
 from rulesref import __version__, index
+from rulesref.errors import shorten
+
+try:  # hashlib's own blake2b, without the OpenSSL load that `import hashlib` costs every start
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without the builtin module
+    from hashlib import blake2b
+
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest cache file read (the built index is about 2 MB): larger is not ours."""
+MAGIC = b"rulesref-index\r\n"
+"""The first bytes of every cache file (\\r\\n: a file mangled as text is caught at once)."""
+LAYOUT = 2
+"""The layout of the file (this header); index.FORMAT is the layout of the index in it."""
+_DIGEST = 32
+_HEADER = len(MAGIC) + 4 + 8 + _DIGEST + _DIGEST
+"""magic, layout (4 bytes), payload length (8), key digest, payload digest; little-endian."""
+RULE_FILE_BYTES = 4 * 1024 * 1024
+"""A rule file is keyed by its bytes up to this size; the corpus loader refuses far smaller
+files, so no index is ever built from a larger one and its size and mtime key it enough."""
+STALE_SECONDS = 600
+"""A temp file this old is a rebuild that died, even if its process id is taken again."""
+_TEMP = r"\.index-[0-9a-f]{8}\.marshal\.([0-9]{1,10})\.[0-9a-f]{1,32}\.tmp"
+"""Our temp files' names (see save); nothing else in the folder is ever deleted. Patterns
+are compiled when first needed (re caches them), not on every start."""
+_INDEX = r"index-[0-9a-f]{8}\.marshal"
+"""Our index files' names (see _file_name)."""
+PRIVATE_KEEP = 8
+"""How many indexes the private temp folder keeps (see _prune)."""
+_SWEEP_LIMIT = 256
+"""Entries looked at when sweeping temp files: a cache folder holds a few files."""
+_MAX_NOTES = 20
+
+_notes: list[str] = []
+
+
+def notes() -> list[str]:
+    """What the cache did in this process, as short lines (for --debug)."""
+    return list(_notes)
+
+
+def _note(text: str) -> None:
+    line = f"index cache: {text}"
+    if line in _notes:  # the environment is read by load and save alike: said once
+        _notes.remove(line)
+    _notes.append(line)
+    del _notes[:-_MAX_NOTES]  # the latest few: a long-lived process asks many times
+
+
+def _shown(path: Path | str) -> str:
+    """A path as a note may show it: of a line's length, its control characters escaped so
+    a terminal never acts on them."""
+    text = shorten(os.fsdecode(path), 200).encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
+# --- where the cache lives ----------------------------------------------------------
+
+
+def _absolute(name: str) -> str | None:
+    """An environment variable's value if it is a usable absolute path; a bad one is noted."""
+    value = os.environ.get(name, "")
+    if not value:
+        return None
+    if "\0" in value or not os.path.isabs(value):
+        _note(f"${name} is not an absolute path, so it is not used: '{_shown(value)}'")
+        return None
+    return value
 
 
 def cache_dir() -> Path:
-    """Where cached indexes live."""
-    explicit = os.environ.get("RULESREF_CACHE")
+    """Where cached indexes live: $RULESREF_CACHE, else $XDG_CACHE_HOME/rulesref, else
+    ~/.cache/rulesref; with no usable home either, the private temp folder (_private_temp)."""
+    return _configured() or _temp_path()
+
+
+def _configured() -> Path | None:
+    """The cache folder the environment names, or None when it names no usable one."""
+    explicit = _absolute("RULESREF_CACHE")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rulesref"
+    xdg = _absolute("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg, "rulesref")
+    home = _home()
+    if home:
+        return Path(home, ".cache", "rulesref")
+    _note("no usable home folder")
+    return None
 
 
-def _code_stamp() -> str:
-    # Taken once, when the code is loaded: the key must describe the analysis in memory,
-    # not a newer index.py written to disk while this process runs.
-    code = os.stat(index.__file__)
-    return f"index.py:{code.st_size}:{code.st_mtime_ns}"
+def _home() -> str | None:
+    if os.name == "nt":  # no $HOME there as a rule: %USERPROFILE%
+        home = os.path.expanduser("~")
+        return home if os.path.isabs(home) else None
+    return _absolute("HOME") or _home_from_passwords()
+
+
+def _home_from_passwords() -> str | None:
+    """The user's home as the password database has it (no $HOME, or an unusable one)."""
+    try:
+        import pwd
+
+        home = pwd.getpwuid(os.geteuid()).pw_dir
+    except (ImportError, AttributeError, KeyError, OSError):  # no pwd (Windows), or a uid it does not know
+        return None
+    return home if "\0" not in home and os.path.isabs(home) else None
+
+
+def _temp_path() -> Path:
+    import tempfile  # only when the cache folder fails: it costs a start 10 ms
+
+    return Path(tempfile.gettempdir(), f"rulesref-{_uid()}")
+
+
+def _uid() -> int:
+    return os.geteuid() if hasattr(os, "geteuid") else -1
+
+
+def _private_temp(create: bool) -> Path | None:
+    """The per-user folder in the system temp folder, when it is safe to use: a real folder
+    (not a link), ours, and writable by nobody else. The temp folder is shared by every user
+    of the machine, so anyone could have made that name first, to feed us an index."""
+    if _uid() < 0:  # no user ids (Windows): no way to tell whose the folder is
+        return None
+    folder = _temp_path()
+    if create:
+        with contextlib.suppress(OSError):  # it may exist already: checked below either way
+            os.mkdir(folder, 0o700)
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != _uid() or st.st_mode & 0o022:
+        _note(f"{_shown(folder)} is not a private folder of this user, so it is not used")
+        return None
+    return folder
+
+
+def path_for(root: Path) -> Path:
+    """The cache file for one rules folder (a test's temp copy gets its own)."""
+    return cache_dir() / _file_name(root)
+
+
+def _file_name(root: Path) -> str:
+    return f"index-{zlib.crc32(os.fsencode(root)):08x}.marshal"
+
+
+# --- the key ------------------------------------------------------------------------
+
+# The modules whose code decides what the built index holds: the loader that reads the
+# rule files and the analysis that indexes them. Their source text, not their mtime,
+# since a checkout or a copy can give old and new code the same mtime.
+_SHAPING = ("index.py", "corpus.py", "clause.py", "source.py")
+# Libraries whose behaviour is in the index: yaml reads the rules, rapidfuzz finds the
+# typos in the asks. Their __init__ (which carries the version), found without importing.
+_LIBRARIES = ("yaml", "rapidfuzz")
+
+
+def _code_stamp() -> bytes:
+    # Taken once, at import: the key describes the code this process runs (a newer file
+    # written meanwhile is the next process's business), and costs one read per start.
+    from importlib.util import find_spec
+
+    h = blake2b(digest_size=_DIGEST)
+    here = Path(__file__).parent  # absolute already: no resolve (a few syscalls) per start
+    for name in _SHAPING:
+        _add(h, name.encode(), _source(here / name))
+    for lib in _LIBRARIES:
+        try:
+            spec = find_spec(lib)
+        except (ImportError, ValueError):
+            spec = None
+        origin = spec.origin if spec else None
+        _add(h, lib.encode(), _source(Path(origin)) if origin else b"missing")
+    return h.digest()
+
+
+def _source(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:  # a wheel without sources: the version and FORMAT still key it
+        return b"missing"
+
+
+def _add(h: Any, *parts: bytes) -> None:
+    """Each part with its length, so no two different lists of parts hash alike."""
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
 
 
 _CODE = _code_stamp()
 
 
 def key(root: Path) -> str:
-    """What the cached index was built from: rule files (path, size, mtime), version, code."""
-    parts = [__version__, str(index.FORMAT), str(root), _CODE]
-    for folder in sorted(os.scandir(root), key=lambda e: e.name):
-        if not folder.is_dir():
+    """What the cached index was built from: every rule file's name and bytes, the rules
+    folder, the version, the index format, the Python, and the code (hex digest)."""
+    h = blake2b(digest_size=_DIGEST)
+    python = f"{sys.implementation.cache_tag}:{marshal.version}"
+    _add(h, __version__.encode(), str(index.FORMAT).encode(), python.encode(), _CODE, os.fsencode(root))
+    for folder in _sorted_entries(root):
+        if not _is_dir(folder):
             continue
-        for entry in sorted(os.scandir(folder.path), key=lambda e: e.name):
+        for entry in _sorted_entries(Path(folder.path)):
             if entry.name.endswith(".yaml"):
-                try:
-                    st = entry.stat()
-                except OSError:  # a broken link or a loop: the corpus loader says so properly
-                    parts.append(f"{folder.name}/{entry.name}:unreadable")
-                    continue
-                parts.append(f"{folder.name}/{entry.name}:{st.st_size}:{st.st_mtime_ns}")
-    return "\n".join(parts)
+                _add(h, os.fsencode(folder.name), os.fsencode(entry.name), _rule_file(Path(entry.path)))
+    return h.hexdigest()
 
 
-def path_for(root: Path) -> Path:
-    """The cache file for one rules folder (a test's temp copy gets its own)."""
-    return cache_dir() / f"index-{zlib.crc32(str(root).encode()):08x}.marshal"
+def _sorted_entries(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entries, key=lambda e: e.name)
+    except OSError:  # the corpus loader reports an unreadable folder properly
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _rule_file(path: Path) -> bytes:
+    """What keys one rule file: its bytes, or why they cannot be had (the loader says so
+    properly when it builds). Opened non-blocking and checked before reading, as the loader
+    does, so a FIFO named like a rule file does not hang the key."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        return f"unreadable:{exc.errno}".encode()
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return f"not a file:{stat.S_IFMT(st.st_mode)}".encode()
+        if st.st_size > RULE_FILE_BYTES:
+            return f"large:{st.st_size}:{st.st_mtime_ns}".encode()
+        # to its size (and a byte more), not to the limit: a read of 4 MB allocates 4 MB,
+        # for each rule file on every start. A file still being written keys as what was
+        # read; the build reads it again later, so the next run's key differs and rebuilds.
+        data = _read_up_to(fd, min(st.st_size, RULE_FILE_BYTES) + 1)
+        return data if len(data) <= RULE_FILE_BYTES else f"large:{st.st_mtime_ns}".encode()
+    except OSError as exc:
+        return f"unreadable:{exc.errno}".encode()
+    finally:
+        os.close(fd)
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from ``fd``: to the end of the file, or to the limit."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = os.read(fd, limit - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+# --- reading ------------------------------------------------------------------------
 
 
 def load(root: Path, wanted: str) -> dict[str, Any] | None:
     """The cached index for ``root`` if it was built from exactly ``wanted``; else None."""
+    name = _file_name(root)
+    folder = _configured()
+    games = None if folder is None else _read(folder / name, wanted)
+    if games is None:  # the cache folder could not be written: the last index may be in ours
+        games = _from_private(folder, name, wanted)
+    if folder is not None:
+        _sweep(folder)
+    return None if games is None else {"key": wanted, "games": games}
+
+
+def _from_private(folder: Path | None, name: str, wanted: str) -> list[dict[str, Any]] | None:
+    private = _private_temp(create=False)
+    if private is None or private == folder:
+        return None
+    games = _read(private / name, wanted, quiet_if_missing=True)
+    if games is None or folder is None or not _writable(folder):
+        return games
+    # the cache folder can be written (now, or always: a first run after one that could
+    # not): the index goes there, so later runs find it at once
+    if _write(folder, name, _file_bytes(wanted, games)) is None:
+        _note(f"copied to {_shown(folder)}")
+    return games
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` exists, or can be made, and may be written (checked before the
+    index is marshalled again, which costs more than asking)."""
     try:
-        data = marshal.loads(path_for(root).read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+def _read(path: Path, wanted: str, *, quiet_if_missing: bool = False) -> list[dict[str, Any]] | None:
+    """The games in one cache file, or None (and a note saying why)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)  # a FIFO opens at once non-blocking; a link fails (ELOOP)
+    except FileNotFoundError:
+        if not quiet_if_missing:
+            _note(f"{_shown(path)}: none yet")
         return None
-    if not isinstance(data, dict) or data.get("key") != wanted or not isinstance(data.get("games"), list):
+    except OSError as exc:
+        why = "a symbolic link, not followed" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
+        _note(f"{_shown(path)}: {why}; rebuilt")
         return None
-    return data
+    try:
+        why, games = _checked(fd, wanted)
+    except OSError as exc:
+        why, games = f"cannot be read ({exc.strerror or exc}); rebuilt", None
+    finally:
+        os.close(fd)
+    _note(f"{_shown(path)}: {why}")
+    return games
+
+
+def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
+    """(what was found, the games or None) for an open cache file."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        return f"not a regular file (mode {stat.S_IFMT(st.st_mode):o}), not read", None
+    if st.st_size > MAX_BYTES:
+        return f"{st.st_size:,} bytes, over the {MAX_BYTES:,} a cache file may have; not read", None
+    head = _read_up_to(fd, _HEADER)
+    if len(head) < _HEADER or not head.startswith(MAGIC):
+        return "not a rulesref index (damaged or foreign); rebuilt", None
+    at = len(MAGIC)
+    layout = int.from_bytes(head[at : at + 4], "little")
+    length = int.from_bytes(head[at + 4 : at + 12], "little")
+    key_digest = head[at + 12 : at + 12 + _DIGEST]
+    payload_digest = head[at + 12 + _DIGEST :]
+    if layout != LAYOUT:
+        return f"file layout {layout}, not {LAYOUT}; rebuilt", None
+    if key_digest != _key_digest(wanted):
+        return "built from other rule files or code; rebuilt", None
+    if length != st.st_size - _HEADER:  # truncated, or grown: either way not what was written
+        return f"{st.st_size - _HEADER:,} bytes of index where the header says {length:,}; rebuilt", None
+    payload = _read_up_to(fd, length)
+    if len(payload) != length or blake2b(payload, digest_size=_DIGEST).digest() != payload_digest:
+        return "damaged (its digest does not match); rebuilt", None
+    try:
+        games = marshal.loads(payload)
+    except Exception as exc:  # any failure to load is a rebuild, never a crash
+        return f"cannot be loaded ({type(exc).__name__}); rebuilt", None
+    if not _shaped(games):
+        return "not shaped like an index; rebuilt", None
+    return "read", games
+
+
+def _key_digest(wanted: str) -> bytes:
+    return blake2b(wanted.encode("utf-8", "surrogatepass"), digest_size=_DIGEST).digest()
+
+
+# What lookup takes from each game at the top level (index.py's layout). The digest already
+# proves these bytes are the ones a rulesref with this very key wrote, so damage cannot get
+# here: the check is for a file that is whole but was not written by us (as a digest is
+# not a signature, anyone who can write the cache folder could forge one). It is light
+# on purpose (no walk through 100,000 postings on every start): the top-level types, so a
+# foreign structure is a rebuild and not a crash on the first lookup.
+_GAME_FIELDS: dict[str, type] = {
+    "id": str,
+    "title": str,
+    "aliases": tuple,
+    "names": tuple,
+    "phrases": dict,
+    "longest": int,
+    "vocab": dict,
+    "postings": dict,
+    "unknown": float,
+    "lines": dict,
+    "claims": tuple,
+    "clauses": tuple,
+    "open": bytes,
+    "surface": dict,
+}
+
+
+def _shaped(games: object) -> bool:
+    return isinstance(games, list) and all(
+        isinstance(g, dict) and all(isinstance(g.get(k), t) for k, t in _GAME_FIELDS.items()) for g in games
+    )
+
+
+# --- writing ------------------------------------------------------------------------
 
 
 def save(root: Path, data: dict[str, Any]) -> None:
-    """Write the index atomically; an unwritable cache folder is not an error."""
-    final = path_for(root)
-    tmp = final.with_name(f".{final.name}.{os.getpid()}.{id(data):x}.tmp")
+    """Write the index atomically; when the cache folder cannot be written, into the
+    private temp folder; when that fails too, the index lives in this process only."""
     try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "xb") as fh:
-            fh.write(marshal.dumps(data))
-        os.replace(tmp, final)
-    except (OSError, ValueError):
+        name, raw = _file_name(root), _file_bytes(data["key"], data["games"])
+    except ValueError as exc:  # an index marshal cannot write: a bug, but no reason to stop
+        _note(f"not saved ({exc}): the index lives in memory")
+        return
+    folder = _configured()
+    if folder is not None:
+        why = _write(folder, name, raw)
+        if why is None:
+            _note(f"{_shown(folder / name)}: written")
+            return
+        _note(f"cannot write {_shown(folder)}: {why}")
+    private = _private_temp(create=True)
+    why = "no private folder to use" if private is None else _write(private, name, raw)
+    if private is None or why is not None:
+        _note(f"not saved ({why}): the index lives in memory, and the next run builds it again")
+        return
+    _note(f"written to {_shown(private)} instead")
+    _prune(private, keep=name)
+
+
+def _prune(folder: Path, keep: str) -> None:
+    """Only the PRIVATE_KEEP newest indexes stay in the private temp folder: each rules folder
+    (each test's temp copy) has its own, and nothing else would ever remove them there."""
+    found = []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in itertools.islice(entries, _SWEEP_LIMIT):
+            if entry.name != keep and re.fullmatch(_INDEX, entry.name):
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode):
+                        found.append((st.st_mtime_ns, entry.name))
+    for _, old in sorted(found, reverse=True)[PRIVATE_KEEP - 1 :]:
+        with contextlib.suppress(OSError):
+            os.unlink(folder / old)
+
+
+def _file_bytes(wanted: str, games: list[dict[str, Any]]) -> bytes:
+    """A cache file: the header (see _HEADER), then the games marshalled."""
+    payload = marshal.dumps(games)
+    return b"".join(
+        (
+            MAGIC,
+            LAYOUT.to_bytes(4, "little"),
+            len(payload).to_bytes(8, "little"),
+            _key_digest(wanted),
+            blake2b(payload, digest_size=_DIGEST).digest(),
+            payload,
+        )
+    )
+
+
+def _write(folder: Path, name: str, data: bytes) -> str | None:
+    """Write ``data`` as ``folder/name`` through a temp file; None, or why it failed."""
+    # pid and a random part: two processes, or two threads, never share a temp file
+    tmp = folder / f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _sweep(folder)
+        fd = os.open(tmp, flags, 0o600)
+        try:
+            view = memoryview(data)
+            while view:  # os.write may write less than asked
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        os.replace(tmp, folder / name)
+    except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        return exc.strerror or str(exc)
+    return None
+
+
+def _sweep(folder: Path) -> None:
+    """Remove temp files of rebuilds that died: only our names, only regular files, only
+    in the cache folder, and only when their process is gone or they are STALE_SECONDS old."""
+    now = time.time()
+    try:
+        with os.scandir(folder) as entries:
+            for entry in itertools.islice(entries, _SWEEP_LIMIT):
+                found = entry.name.endswith(".tmp") and re.fullmatch(_TEMP, entry.name)
+                if not found or int(found.group(1)) == os.getpid():
+                    continue
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode) and (
+                        now - st.st_mtime > STALE_SECONDS or not _alive(int(found.group(1)))
+                    ):
+                        os.unlink(entry.path)
+                        _note(f"removed {_shown(entry.name)}, left by a rebuild that died")
+    except OSError:  # no folder yet, or not readable: nothing to sweep
+        return
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` may still be writing its temp file."""
+    if os.name == "nt":  # Windows' os.kill ends the process it is given: go by age alone
+        return True
+    if not 0 < pid <= 0x7FFFFFFF:  # 0 would ask our own process group; beyond, nobody's
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but is another user's, or we may not ask
+        return True
+    return True

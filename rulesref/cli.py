@@ -286,10 +286,9 @@ def check(
     as_json: JsonFlag = False,
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
+    from rulesref.games import all_games
     from rulesref.readings import parse_override
     from rulesref.referee import Crash, check_many
-
-    from rulesref.games import all_games
 
     all_games()  # a broken rule pack is one error line for the run, not one per scenario file
     overrides = _checked_overrides([parse_override(r) for r in reading or []])
@@ -429,6 +428,8 @@ def run(argv: list[str] | None = None) -> int:
     sys.stdout, sys.stderr = _guarded(out, "standard output"), _guarded(err, "standard error")
     try:
         code = _run(argv)
+        if _debugging():
+            _cache_notes()
         sys.stdout.flush()  # the last write can fail too: here, not in the interpreter's exit
         sys.stderr.flush()
         return code
@@ -436,6 +437,14 @@ def run(argv: list[str] | None = None) -> int:
         return _stream_failed(exc, out, err)
     finally:
         sys.stdout, sys.stderr = out, err
+
+
+def _cache_notes() -> None:
+    """Under --debug, what the index cache did (rebuilt, damaged, a fallback folder): said
+    nowhere else, since a cache that cannot be used is not the user's problem."""
+    cache = sys.modules.get("rulesref.cache")  # only if this command used it
+    for line in cache.notes() if cache is not None else ():
+        print(line, file=sys.stderr)
 
 
 def _run(argv: list[str] | None) -> int:

@@ -14,10 +14,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def _private_index_cache(tmp_path_factory: pytest.TempPathFactory):
     """Tests keep `ask`'s index cache in a temp folder, never in the user's ~/.cache."""
     import os
+    import tempfile
 
     old = os.environ.get("RULESREF_CACHE")
     os.environ["RULESREF_CACHE"] = str(tmp_path_factory.mktemp("index-cache"))
+    # the cache's fallback folder (when its own cannot be written) is under the temp folder:
+    # a test's, not the machine's /tmp
+    old_tmp, tempfile.tempdir = tempfile.tempdir, str(tmp_path_factory.mktemp("tmp"))
     yield
+    tempfile.tempdir = old_tmp
     if old is None:
         os.environ.pop("RULESREF_CACHE", None)
     else:

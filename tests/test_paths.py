@@ -265,6 +265,7 @@ def test_no_command_changes_the_users_files(cli, tmp_path: Path, monkeypatch: py
 
 
 # --- the index cache, from the outside ----------------------------------------------
+# More hostile cache files (FIFOs, links, huge files, stale temp files) are in test_cache.py.
 
 
 @pytest.fixture
@@ -277,6 +278,18 @@ def fresh_lookup():
     all_games.cache_clear()
 
 
+@pytest.fixture
+def system_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The system temp folder, as tempfile.gettempdir() gives it, made a fresh one: an
+    unwritable cache folder falls back to a private folder there (cache._private_temp)."""
+    import tempfile
+
+    folder = tmp_path / "system-temp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
 QUESTION = ("ask", "can a dark arts pawn pass a castle wall?", "--json")
 
 
@@ -286,7 +299,17 @@ def _reference_answer(tmp_path: Path) -> dict[str, object]:
     return json.loads(r.stdout)
 
 
-def test_cache_folder_is_a_file(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None) -> None:
+def _private_file(system_temp: Path) -> Path:
+    """The one index in the private temp folder, which is the user's alone (0700)."""
+    private = system_temp / f"rulesref-{os.geteuid()}"
+    assert private.is_dir() and not private.is_symlink()
+    assert private.stat().st_mode & 0o777 == 0o700
+    return _cache_file(private)
+
+
+def test_cache_folder_is_a_file(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None, system_temp: Path
+) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("I am a file")
     monkeypatch.setenv("RULESREF_CACHE", str(blocker))
@@ -294,9 +317,13 @@ def test_cache_folder_is_a_file(cli, tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert (r.code, r.err) == (0, "")
     assert json.loads(r.out) == _reference_answer(tmp_path)
     assert blocker.read_text() == "I am a file"
+    _private_file(system_temp)
 
 
-def test_cache_folder_read_only(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None) -> None:
+def test_cache_folder_read_only(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None, system_temp: Path
+) -> None:
+    """Unwritable: the index goes to the private temp folder, and the next run reads it from there."""
     if IS_ROOT:  # root writes through chmod: a folder below a file is as unwritable as it gets
         (tmp_path / "file").write_text("x")
         cache = tmp_path / "file" / "cache"
@@ -306,12 +333,20 @@ def test_cache_folder_read_only(cli, tmp_path: Path, monkeypatch: pytest.MonkeyP
         cache.chmod(0o500)
     monkeypatch.setenv("RULESREF_CACHE", str(cache))
     try:
-        first, second = cli(*QUESTION), cli(*QUESTION)
+        first = cli(*QUESTION)
+        lookup._loaded.clear()  # a new process, as far as the index goes
+
+        def refuse(*_: object) -> None:
+            raise AssertionError("the index was built again although the private temp folder holds it")
+
+        monkeypatch.setattr("rulesref.corpus.load_game", refuse)
+        second = cli(*QUESTION)
     finally:
         if not IS_ROOT:
             cache.chmod(0o700)
     assert (first.code, first.err, second.code, second.err) == (0, "", 0, "")
     assert json.loads(first.out) == json.loads(second.out) == _reference_answer(tmp_path)
+    _private_file(system_temp)
 
 
 def _cache_file(cache: Path) -> Path:
@@ -320,42 +355,128 @@ def _cache_file(cache: Path) -> Path:
     return files[0]
 
 
+# The cache file's layout (cache.py): magic (16 bytes), layout (4), payload length (8),
+# key digest (32), payload digest (32), then the marshalled games. Offsets are fixed, or
+# found by content, never a share of the file's length: the length varies with the temp
+# path (clause records carry their file's path), and a flip's effect must not.
+HEADER = 92
+FIXED_FLIPS = {
+    "magic": 0,
+    "layout": 16,
+    "length-low-byte": 20,
+    "length-high-byte": 27,
+    "key-digest": 40,
+    "payload-digest": 70,
+    "payload-type-code": HEADER,
+    "payload-byte-1000": HEADER + 1000,
+    "payload-byte-100000": HEADER + 100_000,
+}
+
+
+def _flipped(data: bytes, at: int, mask: int = 0x5A) -> bytes:
+    out = bytearray(data)
+    out[at] ^= mask
+    return bytes(out)
+
+
+def _loadable_flips(data: bytes) -> dict[str, bytes]:
+    """Flips that marshal does not notice (a letter's case in a string): only the digest can."""
+    games = marshal.loads(data[HEADER:])
+    walls = next(r for r in games[0]["clauses"] if marshal.loads(r)["id"] == "move.walls")
+    title = data.index(walls) + walls.index(b"Castle walls are never a route")  # in a nested clause record
+    field = data.index(b"postings", HEADER)  # a field name of a game
+    out = {"clause-text-letter": _flipped(data, title + 7, 0x20), "field-name-letter": _flipped(data, field + 2, 0x20)}
+    for name, bad in out.items():
+        assert marshal.loads(bad[HEADER:]) != games, name  # loads, and differs: only the digest tells
+    return out
+
+
 def _corruptions(data: bytes) -> dict[str, bytes]:
+    import random
+
     n = len(data)
-    flipped = bytearray(data)
-    for i in range(n // 3, n, max(n // 50, 1)):
-        flipped[i] ^= 0x5A
+    forged_length = data[:20] + (5).to_bytes(8, "little") + data[28:HEADER] + b"[\xff\xff\xff\x7f"
+    old_layout = marshal.dumps({"key": "an older rulesref", "games": marshal.loads(data[HEADER:])})
     return {
         "empty": b"",
         "garbage": b"not a cache at all\n" * 10,
-        "truncated-early": data[:10],
-        "truncated-half": data[: n // 2],
+        "truncated-in-magic": data[:10],
+        "truncated-after-header": data[:HEADER],
+        "truncated-in-payload": data[: HEADER + 1000],
         "truncated-last-byte": data[:-1],
-        "bytes-flipped": bytes(flipped),
+        "one-byte-appended": data + b"\0",
         "huge-list-header": b"[\xff\xff\xff\x7f" + data,
-        "random": os.urandom(n),
+        "huge-list-payload": forged_length,
+        "older-layout": old_layout,
+        "other-magic": b"rulesref-index\n\0" + data[16:],
+        "random": random.Random(1).randbytes(n),
+        **{name: _flipped(data, at) for name, at in FIXED_FLIPS.items()},
+        **_loadable_flips(data),
+        "every-500th-byte": bytes(b ^ 0x5A if i >= HEADER and i % 500 == 0 else b for i, b in enumerate(data)),
     }
+
+
+def test_every_corrupt_cache_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None
+) -> None:
+    """Each damage, at a fixed place, is found by the header or the digest: never loaded."""
+    from rulesref import cache
+
+    shutil.copytree(RULES, tmp_path / "rules")
+    root = (tmp_path / "rules").resolve()
+    monkeypatch.setenv("RULESREF_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("RULESREF_RULES", str(root))
+    good = lookup.load_index()
+    target = cache.path_for(root)
+    data = target.read_bytes()
+    assert cache.load(root, good["key"]) == good
+    assert cache.notes()[-1].endswith(": read")
+    reasons = {
+        "magic": "not a rulesref index",
+        "layout": "file layout",
+        "length-low-byte": "where the header says",
+        "key-digest": "built from other rule files or code",
+        "payload-digest": "digest does not match",
+        "clause-text-letter": "digest does not match",
+        "field-name-letter": "digest does not match",
+        "truncated-last-byte": "where the header says",
+    }
+    for name, bad in _corruptions(data).items():
+        target.write_bytes(bad)
+        assert cache.load(root, good["key"]) is None, name
+        assert cache.notes()[-1].endswith("; rebuilt"), (name, cache.notes()[-1])
+        assert reasons.get(name, "") in cache.notes()[-1], (name, cache.notes()[-1])
+    # whole, with the right key and digest, but not an index: what a forger could write
+    target.write_bytes(cache._file_bytes(good["key"], [{"id": 1}]))
+    assert cache.load(root, good["key"]) is None
+    assert "not shaped like an index" in cache.notes()[-1]
 
 
 def test_corrupt_cache_files_are_rebuilt(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None
 ) -> None:
     """Whatever is in the cache file, `ask` answers the same and leaves a good cache behind."""
-    cache = tmp_path / "cache"
+    from rulesref import cache
+
     shutil.copytree(RULES, tmp_path / "rules")  # a copy: edits to rules/ meanwhile must not change answers
-    monkeypatch.setenv("RULESREF_CACHE", str(cache))
-    monkeypatch.setenv("RULESREF_RULES", str(tmp_path / "rules"))
+    root = (tmp_path / "rules").resolve()
+    monkeypatch.setenv("RULESREF_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("RULESREF_RULES", str(root))
     want = cli(*QUESTION)
     assert want.code == 0, want.err
-    target = _cache_file(cache)
+    target = _cache_file(tmp_path / "cache")
     good = target.read_bytes()
-    for name, data in _corruptions(good).items():
-        target.write_bytes(data)
+    games = marshal.loads(good[HEADER:])
+    every = _corruptions(good)
+    for name in ("empty", "huge-list-header", "truncated-in-payload", "key-digest", "payload-byte-1000",
+                 "clause-text-letter", "field-name-letter", "older-layout"):  # fmt: skip
+        target.write_bytes(every[name])
         lookup._loaded.clear()  # as a new process would: only the file to go by
         r = cli(*QUESTION)
         assert (r.code, r.err) == (0, ""), (name, r.err[-2000:])
         assert json.loads(r.out) == json.loads(want.out), name
-        assert marshal.loads(target.read_bytes()) == marshal.loads(good), f"{name}: the cache is rebuilt whole"
+        rebuilt = cache.load(root, cache.key(root))
+        assert rebuilt is not None and rebuilt["games"] == games, f"{name}: the cache is rebuilt whole"
 
 
 def test_two_processes_rebuilding_at_once(tmp_path: Path) -> None:
