@@ -3,8 +3,8 @@
 One file per rules folder, in $RULESREF_CACHE, else $XDG_CACHE_HOME/rulesref, else
 ~/.cache/rulesref (an empty or relative value is ignored). Everything in that folder is
 untrusted input: a cache file is read only when it is a regular file (never a link, a
-FIFO or a device), no larger than MAX_BYTES, with a header whose magic, layout, key and
-blake2b digest of the payload all match before marshal sees a byte of it. Anything else
+FIFO or a device), no larger than MAX_BYTES, with a header whose magic, layout, key digest,
+length and CRC-32 of the payload all match before marshal sees a byte of it. Anything else
 means the index is rebuilt from the rules; it never means an error or an answer from
 damaged data.
 
@@ -47,11 +47,17 @@ MAX_BYTES = 64 * 1024 * 1024
 """The largest cache file read (the built index is about 2 MB): larger is not ours."""
 MAGIC = b"rulesref-index\r\n"
 """The first bytes of every cache file (\\r\\n: a file mangled as text is caught at once)."""
-LAYOUT = 2
+LAYOUT = 3
 """The layout of the file (this header); index.FORMAT is the layout of the index in it."""
 _DIGEST = 32
-_HEADER = len(MAGIC) + 4 + 8 + _DIGEST + _DIGEST
-"""magic, layout (4 bytes), payload length (8), key digest, payload digest; little-endian."""
+_SUM = 4
+_HEADER = len(MAGIC) + 4 + 8 + _DIGEST + _SUM
+"""magic, layout (4 bytes), payload length (8), key digest, the payload's CRC-32 (4); little-endian.
+
+The payload is checked with a CRC, not a digest: what it guards against is damage (a
+flipped byte, a truncated or mixed-up file), which a CRC-32 catches as surely, in a fifth
+of a cryptographic digest's time on every start. Neither would stop a forger, who could
+write a matching digest as easily: the cache folder is the user's own."""
 RULE_FILE_BYTES = 4 * 1024 * 1024
 """A rule file is keyed by its bytes up to this size; the corpus loader refuses far smaller
 files, so no index is ever built from a larger one and its size and mtime key it enough."""
@@ -375,7 +381,7 @@ def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
     layout = int.from_bytes(head[at : at + 4], "little")
     length = int.from_bytes(head[at + 4 : at + 12], "little")
     key_digest = head[at + 12 : at + 12 + _DIGEST]
-    payload_digest = head[at + 12 + _DIGEST :]
+    payload_sum = int.from_bytes(head[at + 12 + _DIGEST :], "little")
     if layout != LAYOUT:
         return f"file layout {layout}, not {LAYOUT}; rebuilt", None
     if key_digest != _key_digest(wanted):
@@ -383,8 +389,8 @@ def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
     if length != st.st_size - _HEADER:  # truncated, or grown: either way not what was written
         return f"{st.st_size - _HEADER:,} bytes of index where the header says {length:,}; rebuilt", None
     payload = _read_up_to(fd, length)
-    if len(payload) != length or blake2b(payload, digest_size=_DIGEST).digest() != payload_digest:
-        return "damaged (its digest does not match); rebuilt", None
+    if len(payload) != length or zlib.crc32(payload) != payload_sum:
+        return "damaged (its checksum does not match); rebuilt", None
     try:
         games = marshal.loads(payload)
     except Exception as exc:  # any failure to load is a rebuild, never a crash
@@ -480,7 +486,7 @@ def _file_bytes(wanted: str, games: list[dict[str, Any]]) -> bytes:
             LAYOUT.to_bytes(4, "little"),
             len(payload).to_bytes(8, "little"),
             _key_digest(wanted),
-            blake2b(payload, digest_size=_DIGEST).digest(),
+            zlib.crc32(payload).to_bytes(_SUM, "little"),
             payload,
         )
     )

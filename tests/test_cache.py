@@ -173,7 +173,7 @@ def _games(file: Path | bytes) -> list[dict[str, object]]:
 
     data = file if isinstance(file, bytes) else file.read_bytes()
     assert data.startswith(cache.MAGIC)
-    return list(marshal.loads(data[92:]))
+    return list(marshal.loads(data[cache._HEADER :]))
 
 
 # --- the key: what the index was built from -----------------------------------------

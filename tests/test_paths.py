@@ -356,17 +356,17 @@ def _cache_file(cache: Path) -> Path:
 
 
 # The cache file's layout (cache.py): magic (16 bytes), layout (4), payload length (8),
-# key digest (32), payload digest (32), then the marshalled games. Offsets are fixed, or
+# key digest (32), payload CRC-32 (4), then the marshalled games. Offsets are fixed, or
 # found by content, never a share of the file's length: the length varies with the temp
 # path (clause records carry their file's path), and a flip's effect must not.
-HEADER = 92
+HEADER = 64
 FIXED_FLIPS = {
     "magic": 0,
     "layout": 16,
     "length-low-byte": 20,
     "length-high-byte": 27,
     "key-digest": 40,
-    "payload-digest": 70,
+    "payload-checksum": 61,
     "payload-type-code": HEADER,
     "payload-byte-1000": HEADER + 1000,
     "payload-byte-100000": HEADER + 100_000,
@@ -380,14 +380,14 @@ def _flipped(data: bytes, at: int, mask: int = 0x5A) -> bytes:
 
 
 def _loadable_flips(data: bytes) -> dict[str, bytes]:
-    """Flips that marshal does not notice (a letter's case in a string): only the digest can."""
+    """Flips that marshal does not notice (a letter's case in a string): only the checksum can."""
     games = marshal.loads(data[HEADER:])
     walls = next(r for r in games[0]["clauses"] if marshal.loads(r)["id"] == "move.walls")
     title = data.index(walls) + walls.index(b"Castle walls are never a route")  # in a nested clause record
     field = data.index(b"postings", HEADER)  # a field name of a game
     out = {"clause-text-letter": _flipped(data, title + 7, 0x20), "field-name-letter": _flipped(data, field + 2, 0x20)}
     for name, bad in out.items():
-        assert marshal.loads(bad[HEADER:]) != games, name  # loads, and differs: only the digest tells
+        assert marshal.loads(bad[HEADER:]) != games, name  # loads, and differs: only the checksum tells
     return out
 
 
@@ -419,7 +419,7 @@ def _corruptions(data: bytes) -> dict[str, bytes]:
 def test_every_corrupt_cache_file_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_lookup: None
 ) -> None:
-    """Each damage, at a fixed place, is found by the header or the digest: never loaded."""
+    """Each damage, at a fixed place, is found by the header or the checksum: never loaded."""
     from rulesref import cache
 
     shutil.copytree(RULES, tmp_path / "rules")
@@ -436,9 +436,9 @@ def test_every_corrupt_cache_file_is_refused(
         "layout": "file layout",
         "length-low-byte": "where the header says",
         "key-digest": "built from other rule files or code",
-        "payload-digest": "digest does not match",
-        "clause-text-letter": "digest does not match",
-        "field-name-letter": "digest does not match",
+        "payload-checksum": "checksum does not match",
+        "clause-text-letter": "checksum does not match",
+        "field-name-letter": "checksum does not match",
         "truncated-last-byte": "where the header says",
     }
     for name, bad in _corruptions(data).items():
