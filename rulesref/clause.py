@@ -24,17 +24,13 @@ def rules_root() -> Path:
     from rulesref.errors import CorpusError  # here: `ask` imports this module on every start
 
     env = os.environ.get("RULESREF_RULES")
+    if env is not None and not env.strip():
+        env = None  # set but empty is unset, as for the XDG folders (and RULESREF_CACHE)
     if env is None:
         here = Path(__file__).resolve().parent
         shipped = here / "rules"  # a wheel carries rules/ inside the package
         root = shipped if shipped.is_dir() else here.parent / "rules"
         aim = "the rulesref installation has no usable rules folder"
-    elif not env.strip():
-        raise CorpusError(
-            "is set but empty",
-            field="RULESREF_RULES",
-            hint="name the rules folder (the one holding a folder per game), or unset it for the shipped rules",
-        )
     else:
         root = Path(env)
         aim = "RULESREF_RULES must name the rules folder, the one holding a folder per game"

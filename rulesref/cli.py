@@ -88,7 +88,7 @@ def _emit_json(value: Any) -> None:
 def _games(game: str | None) -> list[Any]:
     from rulesref.games import all_games, find_game
 
-    return [find_game(game)] if game else list(all_games())
+    return [find_game(game)] if game is not None else list(all_games())
 
 
 @app.command()

@@ -226,8 +226,8 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     if not query.strip():
         raise RulesrefError("the question is empty", field="QUESTION")
     every: list[dict[str, Any]] = load_index()["games"]
-    games = [_pick_game(every, game)] if game else every
-    chosen = games[0]["id"] if game else None
+    games = [_pick_game(every, game)] if game is not None else every
+    chosen = games[0]["id"] if game is not None else None
     tokens = index.words(query)[:MAX_WORDS]
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))

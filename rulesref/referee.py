@@ -211,14 +211,14 @@ def _missing(path: Path, exc: OSError) -> ScenarioError:
         return ScenarioError("is a symbolic link loop", file=name)
     if exc.errno in (errno.EACCES, errno.EPERM):
         return ScenarioError("cannot be read: permission denied", file=name)
-    if path.is_symlink():
-        try:
-            target = os.readlink(path)
-        except OSError:
-            target = "?"
-        return ScenarioError(f"is a broken symbolic link (to {shorten(target, 80)!r})", file=name)
-    if exc.errno == errno.ENAMETOOLONG:
+    if exc.errno == errno.ENAMETOOLONG:  # before is_symlink, which would raise it again
         return ScenarioError("the file name is too long", file=name)
+    try:
+        target = os.readlink(path) if path.is_symlink() else None
+    except OSError:
+        target = "?"
+    if target is not None:
+        return ScenarioError(f"is a broken symbolic link (to {shorten(target, 80)!r})", file=name)
     return ScenarioError("no such file or folder", file=name)
 
 
@@ -296,13 +296,17 @@ def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], w
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    finished = False
     try:
         jobs = [(f, overrides) for f in files]
         yield from pool.map(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8)))
+        finished = True
     finally:
-        # never wait here: on a broken pool or a caller that stops reading, the files
-        # not started are dropped and a worker ends with the file it is on
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Once every result is in, the workers are idle: wait for them to go, so nothing of
+        # the pool is left for the interpreter's exit (whose clean-up of a pool left running
+        # prints a traceback on 3.11). On a broken pool or a caller that stops reading, never
+        # wait: the files not started are dropped and a worker ends with the file it is on.
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _check_job(job: tuple[Path, tuple[tuple[str, str], ...]]) -> Checked:

@@ -21,7 +21,7 @@ from rulesref.text import visible
 if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does not show
     from rulesref.corpus import Clause, Game, Misreading, Reading
     from rulesref.lookup import Answer
-    from rulesref.ruling import Ruling
+    from rulesref.ruling import Ruling, Step
 
 
 class _Console(Console):
@@ -231,6 +231,11 @@ def rulings(found: Sequence[Ruling], *, full: bool | None = None) -> None:
 
 FULL_UP_TO = 5
 """Up to this many rulings are shown in full; more are listed one line each."""
+STEPS_SHOWN = 200
+"""A ruling's text view shows at most this many steps: the first ones and STEPS_AT_END of
+the last, with a line saying how many are left out (a table of thousands takes seconds to
+lay out, and nobody at a table reads it); --json has them all."""
+STEPS_AT_END = 20
 
 
 def brief(found: Sequence[Ruling]) -> None:
@@ -274,7 +279,14 @@ def ruling(r: Ruling, out: Console | None = None) -> None:
     table.add_column(justify="right", style="dim")
     table.add_column()
     table.add_column(style="dim")
-    for i, s in enumerate(r.steps, 1):
+    steps: list[tuple[int, Step | None]] = list(enumerate(r.steps, 1))
+    if len(steps) > STEPS_SHOWN:  # a track of 10,000 Event Spaces: the start and the end say it
+        cut = len(steps) - STEPS_SHOWN
+        steps = [*steps[: STEPS_SHOWN - STEPS_AT_END], (0, None), *steps[-STEPS_AT_END:]]
+    for i, s in steps:
+        if s is None:
+            table.add_row("…", _body(f"{cut:,} more steps (--json lists every one)"), "")
+            continue
         basis = "" if s.basis.value == "rule" else (f" [reading {s.reading}]" if s.reading else " [not settled]")
         table.add_row(str(i), _body(s.says + basis), _shown(f"{s.clause} {_pages(s.pages)}"))
     parts.append(table)

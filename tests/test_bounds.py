@@ -298,3 +298,39 @@ def test_a_killed_worker_is_noticed_and_its_files_still_ruled(tmp_path: Path) ->
     assert json.loads(done.stdout) == {"same": True, "count": len(files)}
     assert marker.exists(), "no worker was killed: the test did not test the lost worker"
     assert int(marker.read_text()) != os.getpid()
+
+
+def test_a_ruling_of_thousands_of_steps_shows_its_start_and_its_end(cli, tmp_path: Path) -> None:
+    """The text view lays out at most render.STEPS_SHOWN steps and says how many it leaves out."""
+    import yaml
+
+    from rulesref import render
+
+    events = list(range(2, 2002, 2))
+    scenario = {
+        "game": "houses-vs-dark-arts",
+        "title": "An advance over a thousand Event Spaces",
+        "path": {"length": 2001, "marker": 0, "events": events},
+        "action": {"advance": 2000},
+    }
+    (tmp_path / "long.yaml").write_text(yaml.safe_dump(scenario), encoding="utf-8")
+    full = cli("check", str(tmp_path / "long.yaml"), "--json")
+    steps = json.loads(full.out)[0]["steps"]
+    assert full.code == 0 and len(steps) > render.STEPS_SHOWN
+    text = cli("check", str(tmp_path / "long.yaml"))
+    assert text.code == 0
+    assert f"{len(steps) - render.STEPS_SHOWN:,} more steps (--json lists every one)" in text.out
+    assert f" {len(steps)} " in text.out  # the last step is shown, numbered
+
+
+def test_an_empty_game_name_is_refused_not_read_as_every_game(cli) -> None:
+    for args in (("ask", "wall", "--game", ""), ("page", "10", "--game", ""), ("myths", "--game", "")):
+        r = cli(*args)
+        assert (r.code, r.out) == (2, ""), args
+        assert r.err == "Error: unsupported game: ''; see `rulesref games`\n", args
+
+
+def test_a_file_name_too_long_for_the_system_is_named(cli) -> None:
+    for name in ("x" * 300 + ".yaml", "/".join(["y" * 200] * 25) + ".yaml"):
+        r = cli("check", name)
+        assert r.code == 2 and "the file name is too long" in r.err and r.err.count("\n") == 1, r.err

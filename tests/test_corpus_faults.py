@@ -196,19 +196,6 @@ FAULTS = [
         ),
     ),
     Fault(
-        "env-empty",
-        _env(""),
-        re.escape(
-            "RULESREF_RULES: is set but empty; "
-            "name the rules folder (the one holding a folder per game), or unset it for the shipped rules"
-        ),
-    ),
-    Fault(
-        "env-blank",
-        _env("  "),
-        re.escape("RULESREF_RULES: is set but empty; ") + ".*",
-    ),
-    Fault(
         "env-names-a-file",
         _env("notes.txt", lambda t: (t.tmp / "notes.txt").write_text("not rules\n")),
         re.escape(
@@ -514,3 +501,17 @@ def test_a_broken_pack_is_one_error_line_for_a_whole_check(table: Table, cli) ->
     r = cli("check", "a.yaml", "b.yaml", "c.yaml")
     assert (r.code, r.out) == (2, "")
     assert len(r.err.splitlines()) == 1 and "does not resolve" in r.err, r.err
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_rules_variable_is_as_if_unset(value: str, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Set but empty means unset, as for the XDG folders: the shipped rules answer."""
+    monkeypatch.delenv("RULESREF_RULES", raising=False)
+    lookup._loaded.clear()
+    all_games.cache_clear()
+    want = cli("ask", "can a pawn pass a castle wall?", "--json")
+    monkeypatch.setenv("RULESREF_RULES", value)
+    lookup._loaded.clear()
+    all_games.cache_clear()
+    got = cli("ask", "can a pawn pass a castle wall?", "--json")
+    assert (got.code, got.err, got.out) == (0, "", want.out)
