@@ -66,7 +66,7 @@ ROLE_MISMATCH = 0.8
 "a death eater lands on my pawn" is not the stun, however many words they share."""
 ROLE_MATCH = 1.05
 """Score factor of a clause whose declared roles the question's frame states."""
-LEFT_OUT = 1.3
+LEFT_OUT = 1.5
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
 BOTH_GAMES = 0.9
