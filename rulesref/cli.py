@@ -9,6 +9,7 @@ whichever write hits it, rich's, click's, ``print`` or the last flush.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import errno
 import os
@@ -20,7 +21,7 @@ from typing import IO, Annotated, Any, NoReturn, cast
 import typer
 
 from rulesref import __version__
-from rulesref.errors import RulesrefError, shorten
+from rulesref.errors import RulesrefError, UnknownNameError, shorten
 from rulesref.text import visible
 
 
@@ -45,7 +46,11 @@ class Exit(enum.IntEnum):
 
 
 app = typer.Typer(
-    help="A table-side rules assistant and referee that cites the printed page.",
+    help=(
+        "A table-side rules assistant and referee that cites the printed page. It knows only the rule "
+        "packs it ships (Houses vs. Dark Arts, and the PACG Core Set's Encountering a Card): "
+        "`rulesref games` says what each covers and leaves out."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -53,8 +58,29 @@ app = typer.Typer(
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of text for people.")]
 GameOpt = Annotated[
-    str | None, typer.Option("--game", "-g", help="Only this game (id or alias; see `rulesref games`).")
+    str | None,
+    typer.Option(
+        "--game", "-g", help="Only this game (id or alias; see `rulesref games`). Default: $RULESREF_GAME, else all."
+    ),
 ]
+
+
+def _default_game(game: str | None) -> str | None:
+    """``--game``, else $RULESREF_GAME (set once for a table that plays one game), else None: every game."""
+    if game is not None:
+        return game
+    return os.environ.get("RULESREF_GAME", "").strip() or None
+
+
+@contextlib.contextmanager
+def _game_from_env(game: str | None) -> Iterator[None]:
+    """An unknown game that came from $RULESREF_GAME, not --game, is named as coming from there."""
+    try:
+        yield
+    except UnknownNameError as exc:
+        if game is None and _default_game(None) is not None and exc.message.startswith("unsupported game"):
+            exc.field = "RULESREF_GAME"
+        raise
 
 
 def _version(value: bool) -> None:
@@ -88,7 +114,9 @@ def _emit_json(value: Any) -> None:
 def _games(game: str | None) -> list[Any]:
     from rulesref.games import all_games, find_game
 
-    return [find_game(game)] if game is not None else list(all_games())
+    chosen = _default_game(game)
+    with _game_from_env(game):
+        return [find_game(chosen)] if chosen is not None else list(all_games())
 
 
 @app.command()
@@ -101,7 +129,8 @@ def ask(
     """Find the clause that answers a rules question, with its printed page."""
     from rulesref.lookup import ask as lookup
 
-    answer = lookup(question, game=game, top=top)
+    with _game_from_env(game):
+        answer = lookup(question, game=_default_game(game), top=top)
     if as_json:
         _emit_json(answer.to_json())
     else:
@@ -119,7 +148,8 @@ def show(
     """Show one clause, its related clauses and the misreadings it corrects."""
     from rulesref.library import find_clause
 
-    g, clause = find_clause(clause_id, game)
+    with _game_from_env(game):
+        g, clause = find_clause(clause_id, _default_game(game))
     if as_json:
         _emit_json(_clause_json(clause, g))
     else:
@@ -165,7 +195,8 @@ def page(
     """List every clause that cites a printed page."""
     from rulesref.library import clauses_on_page
 
-    found = clauses_on_page(number, game)
+    with _game_from_env(game):
+        found = clauses_on_page(number, _default_game(game))
     if as_json:
         _emit_json({"page": number, "game": game, "results": [_clause_json(c, g) for g, c in found]})
     else:
@@ -176,7 +207,7 @@ def page(
 
 @app.command()
 def games(as_json: JsonFlag = False) -> None:
-    """List the rulesets rulesref knows."""
+    """List the rulesets rulesref knows, what each covers and what it leaves out."""
     from rulesref.games import all_games
 
     found = list(all_games())
@@ -190,6 +221,8 @@ def games(as_json: JsonFlag = False) -> None:
                     "pages": list(g.pages),
                     "clauses": len(g.clauses),
                     "readings": len(g.readings),
+                    "covers": g.covers,
+                    "leaves_out": [t.topic for t in g.leaves_out],
                 }
                 for g in found
             ]

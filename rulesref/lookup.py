@@ -41,6 +41,9 @@ COVERAGE_SHARE = 0.8
 """How much of the score is coverage; the rest is phrasing."""
 EVIDENCE = 3.0
 """Matched idf weight at which a match counts as fully evidenced; below it the score is damped."""
+GUESSED = 0.5
+"""Evidence factor of a term only a typo correction produced: nonsense corrected into game
+words ("purple elephants dancing" -> "purpose", "dining") is a guess, not a question."""
 NAMED_EVIDENCE = 1.5
 """Evidence a question gives by naming the game ("in pacg, ...")."""
 UNKNOWN = 1.0
@@ -143,6 +146,8 @@ class Answer(NamedTuple):
     """Why there are no hits."""
     suggestions: tuple[str, ...] = ()
     """The nearest topics when there are no hits, as ``title (id)``."""
+    covers: str | None = None
+    """When the question is about what the packs leave out: what they do cover, in a line."""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -153,6 +158,8 @@ class Answer(NamedTuple):
         if self.message:
             out["message"] = self.message
             out["suggestions"] = list(self.suggestions)
+        if self.covers:
+            out["covers"] = self.covers
         return out
 
 
@@ -235,7 +242,8 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     near = tuple(_suggestion(games[r.game], r.clause) for r in _real(games, ranked)[:SUGGESTIONS] if r.own >= NEAR)
     if ranked and _left_out(games[ranked[0].game], ranked[0].clause):
         g = games[ranked[0].game]
-        return Answer(query, chosen, (), _outside(g, _topic(g, ranked[0].clause), games), near)
+        topic = _topic(g, ranked[0].clause)
+        return Answer(query, chosen, (), f"these rules don't cover that ({topic})", near, _covers(games))
     ranked = _real(games, ranked)
     if not ranked or not answers(ranked[0]):
         return Answer(query, chosen, (), "no clause matches this question well", near)
@@ -259,10 +267,13 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
         analysed = index.analyse(words, g["phrases"], g["longest"])
+        # terms only a correction produced ("dancing" read as "dining") are a guess: less evidence
+        written = {t for t, _ in index.analyse(tokens, g["phrases"], g["longest"])}
+        guessed = frozenset(t for t, _ in analysed if t not in written)
         plain = _surface(g, words, analysed)
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
-        for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0):
+        for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             f = factor * (LEFT_OUT if ci in left_out else _fits(frame, g["roles"].get(ci)))
             found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
@@ -287,10 +298,9 @@ def _topic(g: dict[str, Any], ci: int) -> str:
     return str(marshal.loads(g["clauses"][ci])["topic"])
 
 
-def _outside(g: dict[str, Any], topic: str, games: list[dict[str, Any]]) -> str:
-    """The one line that refuses a question about what the packs leave out, and says what they cover."""
-    covered = "; ".join(f"{x['title']}: {x['covers']}" for x in games if x.get("covers"))
-    return f"these rules don't cover that ({topic}); they cover {covered}"
+def _covers(games: list[dict[str, Any]]) -> str:
+    """What the packs asked cover, in one line (each game.yaml's ``scope.covers``)."""
+    return "they cover " + "; and ".join(str(x["covers"]) for x in games if x.get("covers"))
 
 
 def _fits(frame: dict[str, str], roles: dict[str, str] | None) -> float:
@@ -324,16 +334,20 @@ def _no_words(query: str) -> str:
 
 
 def score_game(
-    g: dict[str, Any], analysed: list[tuple[str, float]], bonus: float = 0.0
+    g: dict[str, Any],
+    analysed: list[tuple[str, float]],
+    bonus: float = 0.0,
+    guessed: frozenset[str] = frozenset(),
 ) -> list[tuple[int, float, tuple[int, float] | None, float, int, float]]:
     """(clause index, score 0..1, closest claim, evidence, matched terms, closest line) for
     every clause the question's terms (index.analyse) touch.
 
-    ``bonus`` is evidence the question gives otherwise, such as naming the game."""
+    ``bonus`` is evidence the question gives otherwise, such as naming the game; ``guessed``
+    are terms only a typo correction produced, which count GUESSED of their evidence."""
     terms = _query_terms(g, analysed)
     if not terms:
         return []
-    coverage, evidence, matched = _coverage(g, terms)
+    coverage, evidence, matched = _coverage(g, terms, guessed)
     phrasing, claims, lines = _phrasing(g, terms)
     out = []
     unsettled = set(index.unpack_ints(g["open"]))
@@ -369,7 +383,9 @@ def _query_terms(g: dict[str, Any], analysed: list[tuple[str, float]]) -> dict[s
     return terms
 
 
-def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, float], dict[int, float], dict[int, int]]:
+def _coverage(
+    g: dict[str, Any], terms: dict[str, float], guessed: frozenset[str] = frozenset()
+) -> tuple[dict[int, float], dict[int, float], dict[int, int]]:
     """Per clause: the share of the question's idf weight it matches, the evidence that
     the question is about this game at all (the matched weight, times specificity), and
     how many of the question's full-weight terms it matches."""
@@ -383,6 +399,7 @@ def _coverage(g: dict[str, Any], terms: dict[str, float]) -> tuple[dict[int, flo
             total += weight * g["unknown"] * UNKNOWN
             continue
         idf, clauses, sats, specific = postings[term][:4]
+        specific *= GUESSED if term in guessed else 1.0
         total += weight * idf
         for ci, sat in zip(index.unpack_ints(clauses), index.unpack_floats(sats), strict=True):
             got[ci] = got.get(ci, 0.0) + weight * idf * sat

@@ -90,9 +90,12 @@ def answer(a: Answer) -> None:
     if not a.hits:
         message = a.message or "no clause matches this question well"
         out.print(_shown(message[0].upper() + message[1:] + ".", "bold"))
+        if a.covers:  # a part of the game the packs leave out: say what they do cover
+            out.print(_shown(a.covers[0].upper() + a.covers[1:] + "."))
         if a.suggestions:
             out.print(Text("Nearest topics: ").append(_shown("; ".join(a.suggestions))))
-        out.print("Try other words, or `rulesref page N` to browse a page.")
+        if not a.covers:
+            out.print("Try other words, or `rulesref page N` to browse a page.")
         return
     top = a.hits[0]
     c = top.clause
@@ -190,7 +193,13 @@ def games(found: Sequence[Game]) -> None:
             str(len(g.clauses)),
             str(len(g.readings)),
         )
-    _console().print(table)
+    out = _console()
+    out.print(table)
+    for g in found:
+        if g.covers:
+            out.print(Text.assemble((g.id, "bold"), " covers ", _shown(g.covers), "."))
+        if g.leaves_out:
+            out.print(Text("  Not covered: ").append(_shown("; ".join(t.topic for t in g.leaves_out) + ".")))
 
 
 def myths(found: Sequence[tuple[Game, Misreading]]) -> None:

@@ -16,6 +16,8 @@ def _private_index_cache(tmp_path_factory: pytest.TempPathFactory):
     import os
     import tempfile
 
+    # a default game set in the developer's shell would change every answer: tests set their own
+    default_game = os.environ.pop("RULESREF_GAME", None)
     old = os.environ.get("RULESREF_CACHE")
     os.environ["RULESREF_CACHE"] = str(tmp_path_factory.mktemp("index-cache"))
     # the cache's fallback folder (when its own cannot be written) is under the temp folder:
@@ -23,6 +25,8 @@ def _private_index_cache(tmp_path_factory: pytest.TempPathFactory):
     old_tmp, tempfile.tempdir = tempfile.tempdir, str(tmp_path_factory.mktemp("tmp"))
     yield
     tempfile.tempdir = old_tmp
+    if default_game is not None:
+        os.environ["RULESREF_GAME"] = default_game
     if old is None:
         os.environ.pop("RULESREF_CACHE", None)
     else:

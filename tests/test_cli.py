@@ -20,7 +20,7 @@ def test_games_json_lists_both_rulesets(cli) -> None:
     ids = [g["id"] for g in json.loads(r.out)]
     assert ids == ["houses-vs-dark-arts", "pacg"]
     for g in json.loads(r.out):
-        assert set(g) == {"id", "title", "aliases", "pages", "clauses", "readings"}
+        assert set(g) == {"id", "title", "aliases", "pages", "clauses", "readings", "covers", "leaves_out"}
         assert g["clauses"] > 30
 
 

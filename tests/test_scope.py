@@ -1,0 +1,69 @@
+"""What the packs cover: questions about what they leave out are refused with what they do
+cover, short exact-topic questions are answered, one answer stays in its game, and a default
+game can be set once (RULESREF_GAME)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulesref import lookup
+from rulesref.games import all_games
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many players can play",
+        "how do I level up my character after a scenario",
+        "how do I build my character deck",
+        "what is the best strategy for the dark arts",
+        "how do you castle in chess",
+    ],
+)
+def test_a_question_about_what_the_packs_leave_out_is_refused(question: str, cli) -> None:
+    r = cli("ask", question, "--json")
+    out = json.loads(r.out)
+    assert r.code == 0 and out["results"] == []
+    assert out["message"].startswith("these rules don't cover that (")
+    assert out["covers"].startswith("they cover ")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("is there a hand limit", "open.hand-limit"), ("can I stop early", "move.fewer-points")],
+)
+def test_a_short_question_in_a_clause_s_own_words_is_answered(question: str, expected: str) -> None:
+    assert lookup.ask(question).hits[0].clause.id == expected
+
+
+def test_also_relevant_stays_in_the_answer_s_game() -> None:
+    hits = lookup.ask("what happens when I run out of cards in my draw pile").hits
+    assert hits and {h.clause.game for h in hits} == {hits[0].clause.game}
+
+
+def test_every_pack_says_what_it_covers_and_leaves_out(cli) -> None:
+    for g in all_games():
+        assert g.covers and g.leaves_out and all(t.asks for t in g.leaves_out), g.id
+    r = cli("games", "--json")
+    assert all(x["covers"] and x["leaves_out"] for x in json.loads(r.out))
+
+
+def test_a_default_game_is_set_once(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    question = "can a pawn pass a castle wall?"
+    monkeypatch.setenv("RULESREF_GAME", "pacg")
+    pacg = json.loads(cli("ask", question, "--json").out)
+    assert pacg["game"] == "pacg" and all(h["game"] == "pacg" for h in pacg["results"])
+    both = json.loads(cli("ask", question, "--game", "hvda", "--json").out)
+    assert both["game"] == "houses-vs-dark-arts"  # --game still overrides
+    monkeypatch.setenv("RULESREF_GAME", "")
+    assert json.loads(cli("ask", question, "--json").out)["game"] is None  # empty is unset
+
+
+def test_an_unknown_default_game_is_named_where_it_comes_from(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULESREF_GAME", "chess")
+    for args in (("ask", "wall"), ("myths",), ("page", "10"), ("show", "move.walls")):
+        r = cli(*args)
+        assert (r.code, r.out) == (2, ""), args
+        assert r.err == "Error: RULESREF_GAME: unsupported game: 'chess'; see `rulesref games`\n", args
