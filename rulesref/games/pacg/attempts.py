@@ -112,7 +112,10 @@ def judge_result(
                     "attempted once unless an effect allows another try.",
                 )
                 if o == "once-each"
-                else (Verdict.LEGAL, f"{said} again after {first}: nothing limits a check to one attempt.")
+                else (
+                    Verdict.LEGAL,
+                    f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
+                )
             ),
         )
         if again is not Verdict.LEGAL:
