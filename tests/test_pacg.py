@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from rulesref.errors import ScenarioError
+from rulesref.games import find_game
 from rulesref.games.pacg.checks import Check, CheckSyntaxError, find_check, parse_checks
 from rulesref.games.pacg.steps import ORDER, Step, read_step
 from rulesref.referee import check_file
+from rulesref.ruling import Basis
 
 # --- the check line ------------------------------------------------------------------
 
@@ -374,3 +376,42 @@ def test_villain_banished_with_another_villain_left_wins_only_by_a_reading(  # t
         option = readings["cornered-with-other-villains"]
         chosen = [s for s in ruling["steps"] if s["reading"] == f"cornered-with-other-villains={option}"]
         assert chosen and all(s["basis"] == "reading" for s in chosen)
+
+
+# --- community and first-edition facts rest on readings, never on rules -------------
+
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "pacg").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[p.name for p in SCENARIOS])
+def test_no_step_rules_on_an_open_question_as_if_it_were_a_rule(scenario: Path) -> None:
+    # a clause of kind open is a question: a step citing it says `reading` or `open`, never `rule`
+    clauses = find_game("pacg").clauses
+    ruling = check_file(scenario)
+    assert [s.clause for s in ruling.steps if s.basis is Basis.RULE and clauses[s.clause].kind == "open"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "clause", "reading"),
+    [
+        ("damage-separate-instances", "damage.separate-instances", "damage-instances=separate"),
+        ("damage-separate-instances-one-source", "damage.separate-instances", "damage-instances=one-source"),
+        ("evade-after-failing-plain-card", "step.evasion-timing", "evade-timing=evasion-step"),
+        ("evade-after-failing-named-time", "step.evasion-timing", "evade-timing=evasion-step"),
+        ("evade-after-failing-plain-card-any-step", "step.evasion-timing", "evade-timing=any-step"),
+        ("evade-after-resolving", "step.evasion-timing", "evade-timing=evasion-step"),
+        ("check-attempted-twice", "step.attempt-every-check", "check-attempts=once-each"),
+        ("check-attempted-twice-again-allowed", "step.attempt-every-check", "check-attempts=again-allowed"),
+        ("then-chain-attempt-after-fail", "step.attempt-every-check", "check-attempts=once-each"),
+        ("when-you-encounter-then-evade", "step.when-you-encounter", "encounter-effects-evaded=still-apply"),
+        ("when-you-encounter-then-evade-undone", "step.when-you-encounter", "encounter-effects-evaded=undone"),
+    ],
+)
+def test_community_and_first_edition_facts_are_applied_through_their_reading(
+    name: str, clause: str, reading: str
+) -> None:
+    ruling = check_file(Path(__file__).resolve().parents[1] / "scenarios" / "pacg" / f"{name}.yaml")
+    assert ruling.expect is not None and ruling.expect.ok, ruling.expect
+    assert any(s.clause == clause and s.basis is Basis.READING and s.reading == reading for s in ruling.steps)
+    rid, option = reading.split("=")
+    assert ruling.readings[rid] == option

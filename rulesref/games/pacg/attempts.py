@@ -3,7 +3,9 @@
 Only the encountering character attempts a lone check to acquire or defeat; in a then
 chain any local character may attempt a check, as long as the encountering character
 attempts at least one (step.sequential-checks). Every check of the chain is attempted,
-even after a failure (step.attempt-every-check).
+even after a failure (step.attempt-every-check). That a check is tried once unless an
+effect allows more, and that its damage goes to whoever attempted it, rest on the
+reading check-attempts (open.check-attempts): a first-edition community answer.
 """
 
 from __future__ import annotations
@@ -99,11 +101,25 @@ def judge_result(
         )
     earlier = enc.attempts.get(k)
     if earlier is not None and not earlier.skipped and not result.reroll:
-        return judge.illegal(
+        first = earlier.by
+        again = judge.by_reading(
+            "check-attempts",
             "step.attempt-every-check",
-            f"{said} again: check {k} of the chain was already attempted by {earlier.by}, and each check is "
-            "attempted once unless an effect allows another try.",
+            lambda o: (
+                (
+                    Verdict.ILLEGAL,
+                    f"{said} again: check {k} of the chain was already attempted by {first}, and each check is "
+                    "attempted once unless an effect allows another try.",
+                )
+                if o == "once-each"
+                else (
+                    Verdict.LEGAL,
+                    f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
+                )
+            ),
         )
+        if again is not Verdict.LEGAL:
+            return again
     if n == 1 and result.by != enc.who:
         return judge.illegal(
             "step.attempt-check",
@@ -196,6 +212,16 @@ def _check_damage(
     dealt = DamageDealt(
         len(enc.damage), event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}"
     )
+    if len(s.chain) > 1:
+        # who takes a failed check's damage in a chain: a first-edition community answer
+        judge.option(
+            "check-attempts",
+            "step.attempt-every-check",
+            lambda o: (
+                f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other "
+                "check of the chain."
+            ),
+        )
     enc.damage.append(dealt)
     how_much = (
         f"{amount} {s.card.damage_type.capitalize()} damage"
@@ -267,9 +293,18 @@ def judge_damage(
     amount = f"{damage.amount} " if damage.amount is not None else ""
     said = f"{amount}{damage.type.capitalize()} damage to {', '.join(damage.to)}"
     if earlier:
-        return judge.legal(
+        judge.option(
+            "damage-instances",
             "damage.separate-instances",
-            f"{said}: a separate instance of damage from the earlier one, with its own reduction plays.",
+            lambda o: (
+                f"{said}: "
+                + (
+                    "a separate instance of damage from the earlier one, with its own reduction plays."
+                    if o == "separate"
+                    else "the same source as the card's earlier damage, sharing its reduction plays."
+                )
+            ),
         )
+        return Verdict.LEGAL
     clause = SIDE_STEP_CLAUSE.get(step, "check.damage" if step in CHECK_STEPS else "damage.responses")
     return judge.legal(clause, f"{said}; cards that reduce this type of damage (or any damage) may respond to it.")

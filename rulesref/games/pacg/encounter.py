@@ -143,7 +143,10 @@ class Walk:
             return judge.illegal(clause, f"{why}, so nothing in the {step.value} step happens.")
         if not self.applies(step):
             return self.not_applying(judge, event, step)
-        return self.dispatch(judge, event, step, where)
+        verdict = self.dispatch(judge, event, step, where)
+        if step is Step.ENCOUNTER and isinstance(event.action, (ev.Damage, ev.Effect)) and verdict is Verdict.LEGAL:
+            enc.encountered_effects = True
+        return verdict
 
     def place(self, event: ev.Event) -> tuple[Step, int | str | None]:
         """The step an event really belongs to, and which check in it: a chain position or a side check's name."""
@@ -286,16 +289,32 @@ class Walk:
                 "encounter.no-one-else",
                 f"{said}: only {enc.who}, the encountering character, can evade it; nobody can evade for someone else.",
             )
-        if step is not Step.EVASION and not a.late:
-            return judge.illegal(
-                "step.evasion-timing",
-                f"{said} in the {step.value} step: a plain evade works only in the evasion step; a later evasion "
-                "needs a card that names that moment.",
-            )
         if step.rank > Step.AFTER_ACTING.rank:
-            return judge.illegal(
-                "step.evasion-timing", f"{said} in the {step.value} step: the card has already been resolved."
+            # no reading lets an evasion come after the card is resolved
+            return judge.by_reading(
+                "evade-timing",
+                "step.evasion-timing",
+                lambda o: (Verdict.ILLEGAL, f"{said} in the {step.value} step: the card has already been resolved."),
             )
+        if step is not Step.EVASION and not a.late:
+            timing = judge.by_reading(
+                "evade-timing",
+                "step.evasion-timing",
+                lambda o: (
+                    (
+                        Verdict.ILLEGAL,
+                        f"{said} in the {step.value} step: a plain evade works only in the evasion step; a later "
+                        "evasion needs a card that names that moment.",
+                    )
+                    if o == "evasion-step"
+                    else (
+                        Verdict.LEGAL,
+                        f"{said} in the {step.value} step: an evade card may be used until the card is resolved.",
+                    )
+                ),
+            )
+            if timing is not Verdict.LEGAL:
+                return timing
         if s.card.cannot_evade:
             if enc.number == 0 and s.character.proxy:
                 enc.proxy_judged = True
@@ -330,8 +349,12 @@ class Walk:
             return self._evaded(judge)
         if step is Step.EVASION:
             judge.legal("step.evasion", f"{said}: evading ends the encounter at once.")
-        else:
-            judge.legal("step.evasion-timing", f"{said} at this later moment, which the card used names.")
+        elif a.late:
+            judge.option(
+                "evade-timing",
+                "step.evasion-timing",
+                lambda o: f"{said} at this later moment, which the card used names.",
+            )
         return self._evaded(judge)
 
     def _evaded(self, judge: Judge) -> Verdict:
@@ -343,6 +366,21 @@ class Walk:
         judge.note(
             "step.evasion", f"{s.card.name} is evaded: none of its other powers happen, it is {what}, and it {where}."
         )
+        if enc.encountered_effects:
+            option = judge.option(
+                "encounter-effects-evaded",
+                "step.when-you-encounter",
+                lambda o: (
+                    "What happened when it was encountered "
+                    + (
+                        "still stands: that step came before evasion."
+                        if o == "still-apply"
+                        else "is undone by evading."
+                    )
+                ),
+            )
+            if option == "undone":
+                enc.damage = [d for d in enc.damage if d.step is not Step.ENCOUNTER]
         if s.card.summoned:
             judge.note("verb.summon", f"{s.card.name} was summoned: once it is evaded it goes back to the vault.")
         return Verdict.LEGAL

@@ -167,6 +167,10 @@ def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict
             "play.played-freely",
             f"{said}: a play made freely does not count toward the party's one-{new.type} limit.",
         )
+    if new.reduces is not None and not _clashes(enc, new, "per-step"):
+        verdict = _other_instance(judge, enc, new, said)
+        if verdict is not None:
+            return verdict
     per_check, per_step = _clashes(enc, new, "per-check"), _clashes(enc, new, "per-step")
     clash = per_check
     if bool(per_check) != bool(per_step):
@@ -188,6 +192,41 @@ def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict
             return Verdict.UNDETERMINED
         clash = per_check if option == "per-check" else per_step
     return _decide(judge, new, clash, said)
+
+
+def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict | None:
+    """A reduction of the same type against this character's damage from the card in an earlier step.
+
+    Whether that earlier damage is another source, with its own count, is open
+    (damage.separate-instances); None when the reading lets this play go on to the limit.
+    """
+    earlier = [
+        p
+        for p in enc.plays
+        if p.type == new.type and not p.freely and p.reduces == new.reduces and p.source != new.source
+    ]
+    if not earlier:
+        return None
+    first = earlier[0]
+    verdict = judge.by_reading(
+        "damage-instances",
+        "damage.separate-instances",
+        lambda o: (
+            (
+                Verdict.LEGAL,
+                f"{said}: {first.by} played {first.card} against {new.reduces}'s damage in the {first.step.value} "
+                "step, but each instance of damage is its own source with its own reduction plays.",
+            )
+            if o == "separate"
+            else (
+                Verdict.ILLEGAL,
+                f"{said}: {first.by} already played {first.card}, a {new.type}, against {new.reduces}'s damage "
+                "from this card, and all of its damage is one source for the one-per-type limit.",
+            )
+        ),
+        about=said,
+    )
+    return None if verdict is Verdict.LEGAL else verdict
 
 
 def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdict:

@@ -151,6 +151,8 @@ class Encounter:
     """Distant characters moved during the encounter: name -> new location."""
     damage: list[DamageDealt] = field(default_factory=list)
     moved: bool = False
+    encountered_effects: bool = False
+    """Something happened in the when-you-encounter step (kept for reading encounter-effects-evaded)."""
     avenged_by: str | None = None
     proxy_judged: bool = False
     close_right: str | None = None
