@@ -88,7 +88,7 @@ _PAGELESS_CLOSE = "based on the publisher"  # the opening summary's link: the ru
 
 
 def _page_numbers(spec: str) -> frozenset[int]:
-    """'10–11, 24' -> {10, 11, 24}."""
+    """'10-11, 24' -> {10, 11, 24}; the source pages write the range with an en dash."""
     pages: set[int] = set()
     for part in spec.split(","):
         first, _, last = part.strip().replace("–", "-").partition("-")
