@@ -224,6 +224,8 @@ class _Scored(NamedTuple):  # a NamedTuple: cheaper to define than a dataclass, 
     """How many of the question's terms the clause matches."""
     line: float = 0.0
     """The cosine of the clause's single closest line (title, ask, claim) to the question."""
+    left_out: bool = False
+    """Not a clause: a part of the game its pack leaves out (game.yaml scope)."""
 
 
 def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
@@ -239,12 +241,12 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))
     ranked = _rank(query, tokens, games, every)
-    near = tuple(_suggestion(games[r.game], r.clause) for r in _real(games, ranked)[:SUGGESTIONS] if r.own >= NEAR)
-    if ranked and _left_out(games[ranked[0].game], ranked[0].clause):
-        g = games[ranked[0].game]
-        topic = _topic(g, ranked[0].clause)
+    clauses = [r for r in ranked if not r.left_out]
+    near = tuple(_suggestion(games[r.game], r.clause) for r in clauses[:SUGGESTIONS] if r.own >= NEAR)
+    if ranked and ranked[0].left_out:
+        topic = _topic(games[ranked[0].game], ranked[0].clause)
         return Answer(query, chosen, (), f"these rules don't cover that ({topic})", near, _covers(games))
-    ranked = _real(games, ranked)
+    ranked = clauses
     if not ranked or not answers(ranked[0]):
         return Answer(query, chosen, (), "no clause matches this question well", near)
     # the rest of the answer comes from the answer's game, unless the question fits both
@@ -274,22 +276,12 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
-            f = factor * (LEFT_OUT if ci in left_out else _fits(frame, g["roles"].get(ci)))
-            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line), plain.get(ci, 0.0) * f))
+            out = ci in left_out
+            f = factor * (LEFT_OUT if out else _fits(frame, g["roles"].get(ci)))
+            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
-
-
-def _left_out(g: dict[str, Any], ci: int) -> bool:
-    """Whether a ranked entry stands for a part of the game the pack leaves out (game.yaml scope)."""
-    return ci in index.unpack_ints(g["scope"])
-
-
-def _real(games: list[dict[str, Any]], ranked: list[_Scored]) -> list[_Scored]:
-    """The ranked clauses, without the entries that stand for what the packs leave out."""
-    left = [set(index.unpack_ints(g["scope"])) for g in games]
-    return [r for r in ranked if r.clause not in left[r.game]]
 
 
 def _topic(g: dict[str, Any], ci: int) -> str:
