@@ -121,5 +121,7 @@ class Clause(NamedTuple):
     """The clause file it came from, for messages."""
     line: int = 0
     """Its line in that file."""
+    source: tuple[str, ...] = ()
+    """Where it rests in the shared sources: references such as ``000:9`` or ``pacg:2.2 [R]``."""
     roles: tuple[tuple[str, str], ...] = ()
     """Who acts, where the clause's meaning depends on it (frames.py): ``(("mover", "house"), ...)``."""

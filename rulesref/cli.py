@@ -180,6 +180,7 @@ def _clause_json(clause: Any, game: Any) -> dict[str, Any]:
         "text": clause.text,
         "pages": list(clause.pages),
         "page_note": clause.page_note,
+        "source": list(clause.source),
         "tags": list(clause.tags),
         "see": [{"id": s, "title": game.clauses[s].title} for s in clause.see if s in game.clauses],
         "misreadings": [{"claim": m.claim, "correction": m.correction} for m in clause.misreadings],

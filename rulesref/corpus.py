@@ -33,6 +33,12 @@ GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 KINDS = ("rule", "open")
 ROLE_KEYS = ("mover", "target", "side", "actor", "card")
 """What a clause's ``roles:`` may say, and what a question's frame holds (frames.py)."""
+SOURCE_REF = re.compile(
+    r"\d{3}:\d+(-\d+)?"  # a line (or lines) of a verbatim source page: 003:19, 003:19-20
+    r"|hvda:(rule|open) \d+"  # a row of the Houses vs. Dark Arts rules table, an open question
+    r"|pacg:\s*\S.*\s\[(R|FAQ|D|C|Old)\]"  # a section of the PACG facts, with its confidence tag
+)
+"""The forms of a ``source:`` reference (../shared/tools/trace-check resolves them)."""
 ROLE_VALUES = {"actor": ("encountering", "other"), "card": ("boon", "bane")}
 """The values of the role keys that are not a game's sides."""
 TERM_ROLE_KEYS = ("side", "relation", "card", "person")
@@ -96,6 +102,8 @@ class Reading:
     """The option used when none is chosen; None when no default is defensible."""
     why: str | None = None
     """Why the default is defensible."""
+    source: tuple[str, ...] = ()
+    """Where it rests in the shared sources: references such as ``003:19`` or ``hvda:open 10``."""
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.id == name), None)
@@ -221,6 +229,12 @@ class _Fields:
             out.append(" ".join(item.split()))
         return tuple(out)
 
+    def refs(self, key: str) -> tuple[str, ...]:
+        """A ``source:``: one reference or a list of them (their form is lint's to judge)."""
+        if isinstance(self.value.get(key), str):
+            return (self.text(key),)
+        return self.words(key)
+
     def pages(self, key: str) -> tuple[int, ...]:
         value = self.value.get(key)
         if not isinstance(value, list) or not value:
@@ -252,7 +266,7 @@ _CLAUSE_KEYS = {
     "misreadings": False,
     "page_note": False,
     "roles": False,
-    "source": False,  # where the clause rests in the shared sources; checked by trace-check, not stored
+    "source": False,  # where the clause rests in the shared sources (lint checks its form, trace-check resolves it)
 }
 _GAME_KEYS = {
     "id": True,
@@ -273,7 +287,7 @@ _READING_KEYS = {
     "options": True,
     "default": False,
     "why": False,
-    "source": False,  # as for a clause: checked by trace-check, not stored
+    "source": False,  # as for a clause
 }
 
 
@@ -399,6 +413,7 @@ def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
                 file=doc.file,
                 line=f.line(),
                 roles=_roles(doc, (i, "roles"), f.value.get("roles"), ROLE_KEYS),
+                source=f.refs("source"),
             )
         )
     return out
@@ -476,6 +491,7 @@ def _read_readings(doc: Loaded, game: str) -> list[Reading]:
                 options=tuple(options),
                 default=default,
                 why=f.maybe_text("why"),
+                source=f.refs("source"),
             )
         )
     return out
@@ -500,7 +516,9 @@ def _cross_check(game: Game, cited: list[tuple[Reading, Loaded, int]]) -> None:
             allowed = game.sides if key in ("mover", "target", "side") else ROLE_VALUES.get(key, ())
             if value not in allowed:
                 game.problems.append(f"{where}: roles.{key} is {value!r}; expected one of {', '.join(allowed)}")
+        game.problems += _trace_problems(where, c.source)
     for r, doc, i in cited:
+        game.problems += _trace_problems(f"{doc.file}: reading {r.id}", r.source)
         paths: list[tuple[PathKey, str]] = [((i, "open"), r.open)]
         paths += [((i, "clauses", j), cid) for j, cid in enumerate(r.clauses)]
         for path, target in paths:
@@ -511,6 +529,17 @@ def _cross_check(game: Game, cited: list[tuple[Reading, Loaded, int]]) -> None:
         if r.open in game.clauses and game.clauses[r.open].kind != "open":
             message = f"reading {r.id}: {r.open!r} is not an open question (kind: open)"
             game.problems.append(str(doc.error((i, "open"), message, cls=CorpusError)))
+
+
+def _trace_problems(where: str, refs: tuple[str, ...]) -> list[str]:
+    """A clause or reading must name where it rests (docs/corpus.md, "Tracing a clause")."""
+    if not refs:
+        return [f"{where}: no source: (the lines of the shared sources it rests on)"]
+    return [
+        f"{where}: source {ref!r} is not a reference (000:9, 003:19-20, hvda:rule 19, hvda:open 10, pacg:2.2 [R])"
+        for ref in refs
+        if not SOURCE_REF.fullmatch(ref)
+    ]
 
 
 def _unresolved(target: str, game: Game) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 9
+FORMAT = 10
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -320,6 +320,7 @@ def clause_record(c: Any) -> dict[str, Any]:
         "file": c.file,
         "line": c.line,
         "roles": [list(r) for r in c.roles],
+        "source": list(c.source),
     }
 
 
@@ -442,6 +443,7 @@ def scope_record(game: Game, n: int, topic: Any) -> dict[str, Any]:
         "file": "game.yaml",
         "line": 0,
         "roles": [],
+        "source": [],
     }
 
 

@@ -21,6 +21,9 @@ CITING = {"rule": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
 READING = {"choice": 0, "interpret": 0, "by_reading": 0, "option": 0}
 """Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
+RULE_STEPS = {"rule", "legal", "illegal", "note"}
+"""Methods that record a step the printed rules settle (Trail.rule, the PACG Judge's): an open
+question cited there would present an unsettled question as a rule."""
 
 
 def lint(scenarios: Path | None = None) -> list[str]:
@@ -85,6 +88,12 @@ def engine_citations(game: Game) -> list[str]:
                     problems.append(
                         f"{where}:{node.lineno}: engine cites {arg.value!r}, which is not a clause of {game.id}"
                     )
+                cited = game.clauses.get(arg.value)
+                if node.func.attr in RULE_STEPS and cited is not None and cited.kind == "open":
+                    problems.append(
+                        f"{where}:{node.lineno}: a rule step cites {arg.value!r}, an open question: "
+                        "rest it on a reading (interpret) or make it undetermined"
+                    )
                 if node.func.attr in READING and arg.value not in game.readings:
                     problems.append(
                         f"{where}:{node.lineno}: engine uses reading {arg.value!r}, which {game.id} does not define"
@@ -131,6 +140,10 @@ def coverage(game: Game, folder: Path) -> list[str]:
             problems.append(str(exc))
             continue
         cited |= {s.clause for s in ruling.steps}
+        for n, step in enumerate(ruling.steps, 1):
+            # the engine stated a rule no clause states: an open question given as settled
+            if step.basis.value == "rule" and game.clauses[step.clause].kind == "open":
+                problems.append(f"{path}: step {n} is a rule step citing {step.clause}, an open question")
         if ruling.expect is not None and not ruling.expect.ok:
             problems.append(f"{path}: expectation failed: {'; '.join(ruling.expect.mismatches)}")
     must = set(game.clauses) if game.coverage == "all" else cited_by_engine(game)

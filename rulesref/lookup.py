@@ -470,6 +470,7 @@ def _clause(g: dict[str, Any], ci: int) -> Clause:
         file=r["file"],
         line=r["line"],
         roles=tuple((k, v) for k, v in r["roles"]),
+        source=tuple(r["source"]),
     )
 
 

@@ -141,12 +141,37 @@ def answer(a: Answer) -> None:
         out.print(Text.assemble(("See also:", "dim"), " ", _shown(", ".join(c.see))))
 
 
+_TAGS = {
+    "R": "rule text",
+    "FAQ": "the official FAQ",
+    "D": "a designer's answer",
+    "C": "a community answer",
+    "Old": "a first-edition ruling",
+}
+
+
+def _reference(ref: str) -> str:
+    """A ``source:`` reference in words: where in the shared sources a clause rests."""
+    import re
+
+    if m := re.fullmatch(r"(\d{3}):(\d+)(?:-(\d+))?", ref):
+        lines = f"lines {m[2]}-{m[3]}" if m[3] else f"line {m[2]}"
+        return f"source page {m[1]}, {lines} ({ref})"
+    if m := re.fullmatch(r"hvda:(rule|open) (\d+)", ref):
+        return f"{'rules table, row' if m[1] == 'rule' else 'open question'} {m[2]} ({ref})"
+    if m := re.fullmatch(r"pacg:\s*(.+?)\s+\[(\w+)\]", ref):
+        return f"PACG notes, {m[1]}: {_TAGS.get(m[2], m[2])} ({ref})"
+    return ref
+
+
 def clause(game: Game, c: Clause) -> None:
     lines: list[Any] = [_body(c.text)]
     if c.kind == "open":
         lines.insert(0, Text("Not settled by the printed pages: this is an open question.", style="bold yellow"))
     if c.page_note:
         lines.append(_shown(f"Page note: {c.page_note}", "dim"))
+    if c.source:
+        lines.append(_shown("Rests on: " + "; ".join(_reference(ref) for ref in c.source) + ".", "dim"))
     for s in c.see:
         if s in game.clauses:
             lines.append(_shown(f"See {s}: {game.clauses[s].title} ({_pages(game.clauses[s].pages)})", "dim"))

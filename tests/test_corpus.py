@@ -23,11 +23,13 @@ CLAUSES = """\
   title: Walls block
   text: A wall blocks movement.
   pages: [2]
+  source: '000:2'
   see: [move.doors]
 - id: move.doors
   title: Doors open
   text: A door may be opened.
   pages: [3]
+  source: ['000:3']
   misreadings:
     - claim: doors are walls
       correction: they are not
@@ -136,11 +138,11 @@ LINT = [
     ),
     (
         CLAUSES.replace("pages: [3]", "pages: [30]"),
-        "rules/toy/moves.yaml:6: move.doors: page 30 is outside the rulebook range 1-9",
+        "rules/toy/moves.yaml:7: move.doors: page 30 is outside the rulebook range 1-9",
     ),
     (
         CLAUSES.replace("id: move.doors", "id: move.walls").replace("see: [move.doors]", "see: []"),
-        "rules/toy/moves.yaml:6: id 'move.walls' already used at rules/toy/moves.yaml:1",
+        "rules/toy/moves.yaml:7: id 'move.walls' already used at rules/toy/moves.yaml:1",
     ),
 ]
 

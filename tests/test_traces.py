@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+WALLS = "board-wall-house.yaml"
+"""A shipped scenario whose ruling cites move.walls."""
 TRACE_CHECK = Path(__file__).parents[1] / ".." / "shared" / "tools" / "trace-check"
 
 
@@ -43,3 +45,61 @@ def test_the_schemas_take_source_as_a_string_or_a_list_of_strings(name: str) -> 
     assert not check(9)
     assert not check(["000:9", 9])
     assert not check("")
+
+
+def test_lint_wants_a_well_formed_trace_on_every_clause_and_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli
+) -> None:
+    import shutil
+
+    from rulesref import lookup
+    from rulesref.games import all_games
+
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", rules)
+    walls = rules / "houses-vs-dark-arts" / "board.yaml"
+    text = walls.read_text(encoding="utf-8")
+    start = text.index("- id: move.walls")
+    line = text.index("  source:", start)
+    end = text.index("\n", line)
+    walls.write_text(text[:line] + "  source: [the rulebook, somewhere]" + text[end:], encoding="utf-8")
+    readings = rules / "pacg" / "readings.yaml"
+    kept = [ln for ln in readings.read_text(encoding="utf-8").splitlines(keepends=True)]
+    first = next(i for i, ln in enumerate(kept) if ln.startswith("  source:"))
+    readings.write_text("".join(kept[:first] + kept[first + 1 :]), encoding="utf-8")
+    monkeypatch.setenv("RULESREF_RULES", str(rules))
+    monkeypatch.setenv("RULESREF_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)  # no scenarios/ here: lint checks the packs alone
+    lookup._loaded.clear()
+    all_games.cache_clear()
+    try:
+        r = cli("lint")
+    finally:
+        all_games.cache_clear()
+    assert r.code == 1
+    assert "move.walls: source 'the rulebook' is not a reference" in r.out
+    assert "somewhere" in r.out
+    assert ": no source: (the lines of the shared sources it rests on)" in r.out
+
+
+def test_lint_lists_a_rule_step_citing_an_open_question(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine that gave an open question as settled (a rule step citing it) is caught."""
+    import shutil
+
+    from rulesref import lint as lint_mod
+    from rulesref.referee import Trail
+
+    folder = tmp_path / "scenarios" / "houses-vs-dark-arts"
+    folder.mkdir(parents=True)
+    shutil.copy(ROOT / "scenarios" / "houses-vs-dark-arts" / WALLS, folder / WALLS)
+    real = Trail.rule
+
+    def careless(self: Trail, clause: str, says: str) -> None:
+        real(self, "open.pass-through" if clause == "move.walls" else clause, says)
+
+    monkeypatch.setattr(Trail, "rule", careless)
+    from rulesref.games import all_games
+
+    game = next(g for g in all_games() if g.id == "houses-vs-dark-arts")
+    problems = lint_mod.coverage(game, folder)
+    assert any("is a rule step citing open.pass-through, an open question" in p for p in problems), problems
