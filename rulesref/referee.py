@@ -296,17 +296,20 @@ def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], w
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-    finished = False
     try:
         jobs = [(f, overrides) for f in files]
-        yield from pool.map(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8)))
-        finished = True
+        for n, result in enumerate(pool.map(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8))), 1):
+            if n == len(files):
+                # Every result is in and the workers are idle: let them go before the last is
+                # handed over, since a caller may stop there (its output failed) and a pool
+                # left to the interpreter's exit prints a traceback on 3.11 (a race in its
+                # clean-up of the manager thread's wakeup pipe).
+                pool.shutdown(wait=True)
+            yield result
     finally:
-        # Once every result is in, the workers are idle: wait for them to go, so nothing of
-        # the pool is left for the interpreter's exit (whose clean-up of a pool left running
-        # prints a traceback on 3.11). On a broken pool or a caller that stops reading, never
-        # wait: the files not started are dropped and a worker ends with the file it is on.
-        pool.shutdown(wait=finished, cancel_futures=True)
+        # on a broken pool or a caller that stops reading, never wait: the files not started
+        # are dropped and a worker ends with the file it is on
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _check_job(job: tuple[Path, tuple[tuple[str, str], ...]]) -> Checked:
