@@ -242,13 +242,13 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
         return Answer(query, chosen, (), _no_words(query))
     ranked = _rank(query, tokens, games, every)
     clauses = [r for r in ranked if not r.left_out]
-    near = tuple(_suggestion(games[r.game], r.clause) for r in clauses[:SUGGESTIONS] if r.own >= NEAR)
     if ranked and ranked[0].left_out:
         topic = _topic(games[ranked[0].game], ranked[0].clause)
-        return Answer(query, chosen, (), f"these rules don't cover that ({topic})", near, _covers(games))
+        message = f"these rules don't cover that ({topic})"
+        return Answer(query, chosen, (), message, _near_topics(games, clauses), _covers(games))
     ranked = clauses
     if not ranked or not answers(ranked[0]):
-        return Answer(query, chosen, (), "no clause matches this question well", near)
+        return Answer(query, chosen, (), "no clause matches this question well", _near_topics(games, clauses))
     # the rest of the answer comes from the answer's game, unless the question fits both
     first = ranked[0]
     ranked = [r for r in ranked if r.game == first.game or r.score >= BOTH_GAMES * first.score][:top]
@@ -288,6 +288,11 @@ def _topic(g: dict[str, Any], ci: int) -> str:
     import marshal
 
     return str(marshal.loads(g["clauses"][ci])["topic"])
+
+
+def _near_topics(games: list[dict[str, Any]], clauses: list[_Scored]) -> tuple[str, ...]:
+    """The nearest topics offered with a refusal: only those near enough (NEAR)."""
+    return tuple(_suggestion(games[r.game], r.clause) for r in clauses[:SUGGESTIONS] if r.own >= NEAR)
 
 
 def _covers(games: list[dict[str, Any]]) -> str:
