@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from rulesref.corpus import Game
@@ -107,16 +107,42 @@ CHATTER = frozenset(_CHATTER_WORDS.split())
 STOP = frozenset(_STOP_WORDS.split()) | CHATTER
 ARTICLES = frozenset({"a", "an", "the"})
 
-K1 = 2.5
-FIELDS: dict[str, tuple[float, float]] = {
-    # field: (weight, length normalisation b)
-    "title": (3.0, 0.5),
-    "asks": (2.0, 0.75),
-    "tags": (1.5, 0.3),
-    "claims": (1.5, 0.75),
-    "text": (1.0, 0.75),
-    "corrections": (0.5, 0.75),
-}
+
+class BM25(NamedTuple):
+    """The parameters of one BM25 match: term-frequency saturation ``k1`` and, per field,
+    its weight and length normalisation ``b``. Both matches the index holds are written
+    with them, through ``bm25``: nowhere else is the formula spelt out."""
+
+    k1: float
+    fields: dict[str, tuple[float, float]]
+
+
+ANALYSED = BM25(
+    k1=2.5,
+    fields={
+        # field: (weight, length normalisation b)
+        "title": (3.0, 0.5),
+        "asks": (2.0, 0.75),
+        "tags": (1.5, 0.3),
+        "claims": (1.5, 0.75),
+        "text": (1.0, 0.75),
+        "corrections": (0.5, 0.75),
+    },
+)
+"""The match over the analysed terms (stems and glossary concepts), one field at a time
+(BM25F), its weights saturated into 0..1 so a clause's coverage of a question is a share."""
+SURFACE = BM25(k1=1.2, fields={"all": (1.0, 0.75)})
+"""The plain Okapi match over the words as written (see _surface)."""
+
+
+def bm25(tf: float, length: float, average: float, b: float, k1: float | None = None) -> float:
+    """A term's BM25 weight in one document: ``tf`` normalised by the document's length
+    against the ``average``, and saturated by ``k1`` into 0..1 when given (BM25F sums the
+    normalised fields first, then saturates once: pass ``k1=None`` for each field)."""
+    normalised = tf / (1 - b + b * length / average)
+    return normalised if k1 is None else normalised / (k1 + normalised)
+
+
 IMPLIED = 0.5
 """Query weight of a concept implied by a longer one (``=dark arts`` inside ``=dark arts pawn``)."""
 PLAIN_EVIDENCE = 0.5
@@ -329,9 +355,8 @@ def clause_record(c: Any) -> dict[str, Any]:
 #   id, title, aliases, names      who the game is; ``names`` are words that only pick it
 #   phrases, longest               the glossary as stemmed phrase -> concepts
 #   vocab                          surface word -> count, for typo correction
-#   postings                       term -> (idf, clause indexes, saturated BM25F weights,
-#                                  evidence factor, lines using it, its weight in each);
-#                                  the lists packed as bytes (see ints)
+#   postings                       term -> its Posting, stored as a plain tuple (read it with
+#                                  ``posting``); the lists packed as bytes (see ints)
 #   unknown                        the idf of a word no clause uses
 #   lines                          the clauses' question-like lines, for phrasing similarity:
 #                                  each line's clause and length, packed the same way
@@ -343,6 +368,43 @@ def clause_record(c: Any) -> dict[str, Any]:
 #   clauses                        per clause, its record marshalled: decoded only for hits
 #   open                           the indexes of the clauses of kind ``open``, packed
 #   surface                        plain BM25 postings of the words as written (see _surface)
+
+
+class Posting(NamedTuple):
+    """One term's entry in a game's ``postings``: what both measures of lookup.py read."""
+
+    idf: float
+    clauses: bytes
+    """The indexes of the clauses using the term, packed (ints)."""
+    weights: bytes
+    """Per clause, its saturated BM25F weight for the term (0..1), packed (floats)."""
+    specific: float
+    """How much a match on the term shows that the question is about this game (_postings)."""
+    lines: bytes
+    """The question-like lines using the term (_lines), packed (ints)."""
+    line_weights: bytes
+    """The term's weight in each of those lines, packed (floats)."""
+
+
+def posting(g: dict[str, Any], term: str) -> Posting | None:
+    """The postings of ``term`` in the game index ``g``, or None when no clause uses it."""
+    raw = g["postings"].get(term)
+    return None if raw is None else Posting._make(raw)
+
+
+def surface_scores(g: dict[str, Any], word: str) -> Iterator[tuple[int, float]]:
+    """The plain BM25 score of ``word`` as written, for each clause using it (_surface)."""
+    packed = g["surface"].get(word)
+    if packed is None:
+        return
+    pairs = unpack_floats(packed)
+    for ci, x in zip(pairs[0::2], pairs[1::2], strict=True):
+        yield int(ci), x
+
+
+def line_table(g: dict[str, Any]) -> tuple[array[int], array[float]]:
+    """Each question-like line's clause and idf-weighted length (_lines)."""
+    return unpack_ints(g["lines"]["owners"]), unpack_floats(g["lines"]["norms"])
 
 
 def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
@@ -362,10 +424,6 @@ def build_games(games: Sequence[Game]) -> list[dict[str, Any]]:
     return built
 
 
-SURFACE_K1 = 1.2
-SURFACE_B = 0.75
-
-
 def _surface(games: list[tuple[list[dict[str, Any]], Analyser]]) -> list[dict[str, bytes]]:
     """Per game, plain Okapi BM25 postings over each clause's words as written (title, text,
     asks, tags; no stems, no glossary, function words kept): word -> clause indexes and
@@ -382,10 +440,10 @@ def _surface(games: list[tuple[list[dict[str, Any]], Analyser]]) -> list[dict[st
     out = []
     for game in docs:
         acc: dict[str, list[tuple[int, float]]] = {}
+        (_, b), k1 = SURFACE.fields["all"], SURFACE.k1
         for i, d in enumerate(game):
-            norm = SURFACE_K1 * (1 - SURFACE_B + SURFACE_B * sum(d.values()) / avg)
-            for w, tf in d.items():
-                acc.setdefault(w, []).append((i, tf * (SURFACE_K1 + 1) / (tf + norm)))
+            for w, tf in d.items():  # Okapi's (k1 + 1) scale: a word used once weighs about 1
+                acc.setdefault(w, []).append((i, (k1 + 1) * bm25(tf, sum(d.values()), avg, b, k1)))
         # clause index and idf-weighted score interleaved in one array: one object per word
         out.append({w: floats(y for i, x in v for y in (i, _idf(len(every), df[w]) * x)) for w, v in acc.items()})
     return out
@@ -623,20 +681,19 @@ def _postings(fields: list[dict[str, list[str]]], idf: dict[str, float], df: dic
     term ("time" could be anything; "banish" is this game's), and less again for a word
     only the asks use (players compare with other games: "like in chess")."""
     n = len(fields)
-    avg = {f: (sum(len(d[f]) for d in fields) / n if n else 0.0) or 1.0 for f in FIELDS}
+    avg = {f: (sum(len(d[f]) for d in fields) / n if n else 0.0) or 1.0 for f in ANALYSED.fields}
     acc: dict[str, dict[int, float]] = {}
     ruled = {t for d in fields for f, ts in d.items() if f != "asks" for t in ts}
     for i, d in enumerate(fields):
-        for f, (weight, b) in FIELDS.items():
-            norm = 1 - b + b * len(d[f]) / avg[f]
-            for term in d[f]:
+        for f, (weight, b) in ANALYSED.fields.items():
+            for term in d[f]:  # each mention once: tf accumulates mention by mention
                 slot = acc.setdefault(term, {})
-                slot[i] = slot.get(i, 0.0) + weight / norm
+                slot[i] = slot.get(i, 0.0) + weight * bm25(1.0, len(d[f]), avg[f], b)
     return {
         term: (
             idf[term],
             tuple(sorted(docs)),
-            tuple(docs[i] / (K1 + docs[i]) for i in sorted(docs)),
+            tuple(docs[i] / (ANALYSED.k1 + docs[i]) for i in sorted(docs)),
             len(docs)
             / df[term]
             * (1.0 if term.startswith("=") else PLAIN_EVIDENCE)

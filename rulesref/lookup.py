@@ -317,10 +317,8 @@ def _surface(g: dict[str, Any], words: list[str], analysed: list[tuple[str, floa
     it names the game's terms in (index._surface)."""
     out: dict[int, float] = {}
     for w in {*words, *index.concept_pairs(analysed)}:
-        if w in g["surface"]:
-            pairs = index.unpack_floats(g["surface"][w])
-            for ci, x in zip(pairs[0::2], pairs[1::2], strict=True):
-                out[int(ci)] = out.get(int(ci), 0.0) + x
+        for ci, x in index.surface_scores(g, w):
+            out[ci] = out.get(ci, 0.0) + x
     return out
 
 
@@ -386,19 +384,19 @@ def _coverage(
     """Per clause: the share of the question's idf weight it matches, the evidence that
     the question is about this game at all (the matched weight, times specificity), and
     how many of the question's full-weight terms it matches."""
-    postings: dict[str, Any] = g["postings"]
     total = 0.0
     got: dict[int, float] = {}
     evidence: dict[int, float] = {}
     matched: dict[int, int] = {}
     for term, weight in terms.items():
-        if term not in postings:
+        p = index.posting(g, term)
+        if p is None:
             total += weight * g["unknown"] * UNKNOWN
             continue
-        idf, clauses, sats, specific = postings[term][:4]
-        specific *= GUESSED if term in guessed else 1.0
+        idf = p.idf
+        specific = p.specific * (GUESSED if term in guessed else 1.0)
         total += weight * idf
-        for ci, sat in zip(index.unpack_ints(clauses), index.unpack_floats(sats), strict=True):
+        for ci, sat in zip(index.unpack_ints(p.clauses), index.unpack_floats(p.weights), strict=True):
             got[ci] = got.get(ci, 0.0) + weight * idf * sat
             evidence[ci] = evidence.get(ci, 0.0) + weight * idf * sat * specific
             if weight >= 1.0:
@@ -411,16 +409,17 @@ def _phrasing(
 ) -> tuple[dict[int, float], dict[int, tuple[int, float]], dict[int, float]]:
     """Per clause: its phrasing similarity (_closest), its closest misreading claim, and the
     cosine of its single closest line."""
-    postings: dict[str, Any] = g["postings"]
     norm = 0.0
     dot: dict[int, float] = {}
     for term, weight in terms.items():
-        idf = postings[term][0] if term in postings else g["unknown"] * UNKNOWN
+        p = index.posting(g, term)
+        idf = p.idf if p is not None else g["unknown"] * UNKNOWN
         norm += (weight * idf) ** 2
-        lines, weights = postings[term][4:] if term in postings else (b"", b"")
-        for li, line_weight in zip(index.unpack_ints(lines), index.unpack_floats(weights), strict=True):
+        if p is None:
+            continue
+        for li, line_weight in zip(index.unpack_ints(p.lines), index.unpack_floats(p.line_weights), strict=True):
             dot[li] = dot.get(li, 0.0) + weight * line_weight * idf * idf
-    owners, norms = index.unpack_ints(g["lines"]["owners"]), index.unpack_floats(g["lines"]["norms"])
+    owners, norms = index.line_table(g)
     sims = {li: d / (math.sqrt(norm) * norms[li]) for li, d in dot.items()}
     near: dict[int, list[float]] = {}
     for li, sim in sims.items():
