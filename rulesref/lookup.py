@@ -72,6 +72,9 @@ ROLE_MATCH = 1.05
 LEFT_OUT = 1.5
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
+OUTSIDE_WORDS = 2.0
+"""How much more a left-out topic weighs for each share of the question's weight in words
+only the left-out topics use (_outside_share)."""
 BOTH_GAMES = 0.9
 """A clause of another game than the answer's is listed beside it only when it scores this
 share of the answer's score: the question fits both games."""
@@ -240,7 +243,7 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     tokens = index.words(query)[:MAX_WORDS]
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))
-    ranked = _rank(query, tokens, games, every)
+    ranked = _same_words_first(_rank(query, tokens, games, every))
     clauses = [r for r in ranked if not r.left_out]
     if ranked and ranked[0].left_out:
         topic = _topic(games[ranked[0].game], ranked[0].clause)
@@ -258,9 +261,23 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked))
 
 
+def _same_words_first(ranked: list[_Scored]) -> list[_Scored]:
+    """The ranking, with the clause whose own line the question nearly is put first when
+    the leader would be refused: a question as short as "who goes
+    first" gives too little evidence to win on, yet says exactly what it asks. A left-out
+    topic in the lead keeps it: "how many cards do we start with" is near a rule's ask too."""
+    if not ranked or ranked[0].left_out or answers(ranked[0]):
+        return ranked
+    same = max(ranked, key=lambda r: r.line)
+    if same.left_out or same.line < SAME_WORDS:
+        return ranked
+    return [same, *(r for r in ranked if r is not same)]
+
+
 def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: list[dict[str, Any]]) -> list[_Scored]:
     """Every clause of ``games`` the question touches, best first (ties in corpus order)."""
-    named = {g["id"] for g in games if set(g["names"]) & set(tokens)}
+    tokens, titled = _without_titles(tokens, every)
+    named = titled | {g["id"] for g in games if set(g["names"]) & set(tokens)}
     tokens = [t for t in tokens if not any(t in g["names"] for g in every)]
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
     people = _names_of_people(query, known)
@@ -275,13 +292,65 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         plain = _surface(g, words, analysed)
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
+        outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
-            f = factor * (LEFT_OUT if out else _fits(frame, g["roles"].get(ci)))
+            f = factor * (outside if out else _fits(frame, g["roles"].get(ci)))
             found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
+
+
+TITLE_WORDS = 3
+"""A game's alias of this many words or more, written out ("houses vs dark arts",
+"pathfinder adventure card game"), names the game; a shorter one ("dark arts") is a term."""
+_VERSUS = {"versus": "vs", "v": "vs"}
+
+
+def _without_titles(tokens: list[str], every: list[dict[str, Any]]) -> tuple[list[str], set[str]]:
+    """The question's words without the games' names written out, and the games so named:
+    "how do I set up the board for houses vs dark arts" asks about setting up, not about
+    houses and the Dark Arts."""
+    titles = sorted(
+        (
+            (parts, g["id"])
+            for g in every
+            for a in g["aliases"]
+            if len(parts := [_VERSUS.get(w, w) for w in a.split("-")]) >= TITLE_WORDS
+        ),
+        key=lambda t: -len(t[0]),
+    )
+    if not titles:
+        return tokens, set()
+    plain = [_VERSUS.get(t, t) for t in tokens]
+    out: list[str] = []
+    named: set[str] = set()
+    i = 0
+    while i < len(tokens):
+        found = next(((p, gid) for p, gid in titles if plain[i : i + len(p)] == p), None)
+        if found is None:
+            out.append(tokens[i])
+            i += 1
+        else:
+            named.add(found[1])
+            i += len(found[0])
+    return out, named
+
+
+def _outside_share(g: dict[str, Any], analysed: list[tuple[str, float]], left_out: set[int]) -> float:
+    """The share of the question's known weight in words only the left-out topics use
+    ("expansion", "solo", "chess"): a rule never needs them, so a question using them is
+    about what the pack leaves out."""
+    total = only = 0.0
+    for term, weight in _query_terms(g, analysed).items():
+        p = index.posting(g, term)
+        if p is None:
+            continue
+        total += weight * p.idf
+        if set(index.unpack_ints(p.clauses)) <= left_out:
+            only += weight * p.idf
+    return only / total if total else 0.0
 
 
 def _topic(g: dict[str, Any], ci: int) -> str:
