@@ -31,7 +31,7 @@ CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 """A game id: lowercase words joined by hyphens. It names the engine package (``-`` as ``_``)."""
 KINDS = ("rule", "open")
-ROLE_KEYS = ("mover", "target", "side", "actor", "card")
+ROLE_KEYS = ("mover", "target", "side", "actor", "card", "count", "target-state")
 """What a clause's ``roles:`` may say, and what a question's frame holds (frames.py)."""
 SOURCE_REF = re.compile(
     r"\d{3}:\d+(-\d+)?"  # a line (or lines) of a verbatim source page: 003:19, 003:19-20
@@ -39,7 +39,12 @@ SOURCE_REF = re.compile(
     r"|pacg:\s*\S.*\s\[(R|FAQ|D|C|Old)\]"  # a section of the PACG facts, with its confidence tag
 )
 """The forms of a ``source:`` reference (../shared/tools/trace-check resolves them)."""
-ROLE_VALUES = {"actor": ("encountering", "other"), "card": ("boon", "bane")}
+ROLE_VALUES = {
+    "actor": ("encountering", "other"),
+    "card": ("boon", "bane"),
+    "count": ("several",),
+    "target-state": ("stunned",),
+}
 """The values of the role keys that are not a game's sides."""
 TERM_ROLE_KEYS = ("side", "relation", "card", "person")
 """What a glossary term's ``role:`` may say: the part it plays in a question's frame."""

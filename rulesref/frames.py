@@ -19,6 +19,12 @@ Frame keys:
   side            the one side a question is about, when it names only one
   actor           PACG: ``encountering`` or ``other``, who does the thing asked about
   card            PACG: ``boon`` or ``bane``, when the question names only one kind
+  count           ``several`` when the question counts more than one of something
+  target-state    ``stunned`` when the pawn ended on already lies stunned
+
+The last two are edge cases (EDGES): a clause about one ("more than one Dark Arts pawn",
+"a stunned House pawn") answers only a question that names it, so lookup.py counts a
+question silent on them against the clause, where silence on who moved says nothing.
 """
 
 from __future__ import annotations
@@ -63,6 +69,13 @@ OTHER_PEOPLE = frozenset(
 )
 """Words for a character other than the one encountering (PACG ``actor: other``)."""
 HELPING = frozenset({"for", "instead", "behalf"})
+EDGES = frozenset({"count", "target-state"})
+"""Frame keys a clause may declare that a question must state for the clause to fit."""
+SEVERAL = frozenset({"two", "three", "four", "both", "several", "multiple", "2", "3", "4", "pair", "twice"})
+"""Words that count more than one (``count: several``)."""
+LYING = frozenset({"stunned", "lying", "knocked", "fallen", "toppled", "downed"})
+"""Words for a pawn already stunned (``target-state: stunned``)."""
+ALREADY = frozenset({"already", "allready", "alredy", "still", "currently", "lying", "laying"})
 """'... for her', '... instead of him': someone acting for the one it concerns."""
 
 
@@ -182,10 +195,33 @@ def read(
     cards = {m.value for m in found if m.key == "card"}
     if len(cards) == 1:
         frame["card"] = next(iter(cards))
+    if SEVERAL & set(words) or _more_than_one(words):
+        frame["count"] = "several"
+    if _already_stunned(words, set(side_at) | {i for i, w in enumerate(words) if w in PAWN_NOUNS}):
+        frame["target-state"] = "stunned"
     actor = _actor(words, found)
     if actor is not None:
         frame["actor"] = actor
     return frame
+
+
+def _more_than_one(words: Sequence[str]) -> bool:
+    """ "more than one", "each of them", "all of them"."""
+    text = " ".join(words)
+    return any(p in text for p in ("more than one", "each of them", "all of them", "all the pawns"))
+
+
+def _already_stunned(words: Sequence[str], parties: set[int]) -> bool:
+    """ "a stunned death eater", "my pawn is already lying there": a party said to be down
+    before the move the question is about (not "who ends up stunned?")."""
+    for i, w in enumerate(words):
+        if w not in LYING:
+            continue
+        if i + 1 in parties or (i + 2 in parties and words[i + 1] in PAWN_NOUNS | {"dark", "house", "da"}):
+            return True  # "stunned death eater", "stunned dark arts pawn"
+        if (i > 0 and words[i - 1] in ALREADY) or (i > 1 and words[i - 2] in ALREADY):
+            return True  # "already stunned", "already lying stunned"
+    return False
 
 
 def _owns(words: Sequence[str], i: int) -> bool:

@@ -69,6 +69,9 @@ ROLE_MISMATCH = 0.8
 "a death eater lands on my pawn" is not the stun, however many words they share."""
 ROLE_MATCH = 1.05
 """Score factor of a clause whose declared roles the question's frame states."""
+EDGE_UNSTATED = 0.9
+"""Score factor of a clause about an edge case (frames.EDGES) the question does not name:
+"Harry stops on Bellatrix's space" is the stun, not the stun of several pawns."""
 LEFT_OUT = 1.5
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
@@ -371,8 +374,10 @@ def _covers(games: list[dict[str, Any]]) -> str:
 
 def _fits(frame: dict[str, str], roles: dict[str, str] | None) -> float:
     """How a clause's declared roles fit the question's frame: a factor on its score."""
-    if not roles or not frame:
+    if not roles:
         return 1.0
+    if any(k in frames.EDGES and k not in frame for k in roles):
+        return EDGE_UNSTATED
     shared = [k for k in roles if k in frame]
     if not shared:
         return 1.0

@@ -24,7 +24,29 @@ FRAMES = [
     ("As the Dark Arts player, can I discard cards when I Replenish?", {"side": "dark-arts"}),
     ("Can house players throw away cards before drawing when they Replenish?", {"side": "house"}),
     ("Can my death eaters cross obstacles without playing a card?", {"side": "dark-arts"}),
+    ("A Hufflepuff pawn landed on a space with two death eaters.", {"count": "several"}),
+    ("My pawn ends on a square holding more than one Dark Arts pawn.", {"count": "several"}),
+    ("A DA pawn stops on my pawn that is already stunned.", {"target-state": "stunned"}),
+    ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
 ]
+
+UNSTATED_EDGES = [
+    "Harry stops on Bellatrix's space. Who ends up stunned?",
+    "A DA pawn landed on Hermione. Is that a stun?",
+]
+
+
+@pytest.mark.parametrize("question", UNSTATED_EDGES)
+def test_an_edge_case_is_read_only_when_named(question: str) -> None:
+    frame = _frame(question)
+    assert not frames.EDGES & frame.keys()
+
+
+def test_a_clause_about_an_edge_case_ranks_lower_when_the_question_does_not_name_it() -> None:
+    # both clauses declare the bump's direction; only the open one is about a stunned pawn
+    assert lookup.ask("Voldemort ends his move on Hermione. is that a stun?").hits[0].clause.id == "bump.bump"
+    named = lookup.ask("if a DA pawn stops on my pawn thats already stunned is it still a bump")
+    assert named.hits[0].clause.id == "open.bump-stunned"
 
 
 def _game(gid: str) -> dict[str, object]:
