@@ -15,14 +15,15 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, Union
+from typing import Any, NamedTuple, Union
 
 from rulesref.corpus import NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
-from rulesref.games import engine_for
+from rulesref.games import all_games, engine_for
 from rulesref.readings import choose
 from rulesref.ruling import (
     Claim,
+    Engine,
     Expectation,
     Illegal,
     Outcome,
@@ -48,17 +49,6 @@ __all__ = [  # Illegal, Outcome, Step, Trail, Undetermined: the older import pat
     "referee",
     "scenario_files",
 ]
-
-
-class Engine(Protocol):
-    """A game's referee. One per game package, exposed as ``ENGINE``."""
-
-    situation_keys: tuple[str, ...]
-    """Top-level scenario keys the game reads besides the envelope."""
-
-    def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
-        """Read the situation (raising ScenarioError on bad input) and rule on the action."""
-        ...
 
 
 def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, picture: bool = True) -> Ruling:
@@ -235,8 +225,6 @@ def check_many(
         yield from (_check_one(f, overrides, catch_bugs=not debug) for f in files)
         return
     from concurrent.futures.process import BrokenProcessPool
-
-    from rulesref.games import all_games
 
     for game in all_games():
         with contextlib.suppress(RulesrefError):
