@@ -248,6 +248,10 @@ class Trail:
         the option in force without recording a step (to decide what to say).
 
     ``interpret`` is the older name of ``reading`` with plain words, and stays.
+
+    The referee catches an Illegal or Undetermined that ends the ruling; an engine that
+    must finish its own Outcome first (to draw its picture, say) catches them itself and
+    turns them into one with ``trail.settle(illegal)`` and ``trail.close(undetermined)``.
     """
 
     def __init__(self, game: Game, choices: dict[str, str], *, picture: bool = False) -> None:
