@@ -22,6 +22,8 @@ CITING = {"rule": 0, "illegal": 0, "open": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
 READING = {"choice": 0, "reading": 0, "reading_or_open": 0, "interpret": 0, "by_reading": 0, "option": 0}
 """Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
+WORDED = {"reading", "reading_or_open"}
+"""Trail methods whose second argument may word each option of the reading (``{option: says}``)."""
 RULE_STEPS = {"rule", "illegal", "legal", "note"}
 """Methods that record a step the printed rules settle (Trail.rule and Trail.illegal, the PACG
 Judge's): an open question cited there would present an unsettled question as a rule."""
@@ -92,6 +94,8 @@ def engine_citations(game: Game) -> list[str]:
                     problems.append(
                         f"{where}:{node.lineno}: engine uses reading {arg.value!r}, which {game.id} does not define"
                     )
+                elif node.func.attr in WORDED:
+                    problems += _worded(game, node, arg.value, where)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
                 if CLAUSE_ID.match(text) and text.split(".")[0] in topics and text not in game.clauses:
@@ -99,6 +103,22 @@ def engine_citations(game: Game) -> list[str]:
                         f"{where}:{node.lineno}: {text!r} looks like a clause id of {game.id} but does not resolve"
                     )
     return sorted(set(problems))
+
+
+def _worded(game: Game, call: ast.Call, reading: str, where: str) -> list[str]:
+    """A reading worded option by option must word exactly the options the pack defines."""
+    words = call.args[1] if len(call.args) > 1 else None
+    if not isinstance(words, ast.Dict) or not all(isinstance(k, ast.Constant) for k in words.keys):
+        return []
+    worded = {k.value for k in words.keys if isinstance(k, ast.Constant)}
+    defined = {o.id for o in game.readings[reading].options}
+    if worded == defined:
+        return []
+    said = [f"no words for {', '.join(sorted(defined - worded))}"] if defined - worded else []
+    said += [f"words for {', '.join(sorted(map(str, worded - defined)))}, not an option"] if worded - defined else []
+    return [
+        f"{where}:{call.lineno}: reading {reading!r} worded for other options than {game.id} defines: {'; '.join(said)}"
+    ]
 
 
 def cited_by_engine(game: Game) -> set[str]:

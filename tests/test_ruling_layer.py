@@ -173,3 +173,22 @@ def test_the_shared_layer_needs_no_yaml_reader_to_import() -> None:
     source = (Path(__file__).parents[1] / "rulesref" / "fields.py").read_text(encoding="utf-8")
     top = source.split("if TYPE_CHECKING:")[0]
     assert "rulesref.source" not in top
+
+
+def test_lint_lists_a_reading_worded_for_other_options_than_the_pack_defines(
+    hvda: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulesref import lint
+
+    engine = tmp_path / "engine.py"
+    engine.write_text(
+        'trail.reading("backtrack", {"no-revisit": "a", "nope": "b"})\n'
+        'trail.reading("backtrack", {"no-revisit": "a", "no-reverse": "b"})\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(lint, "engine_files", lambda game: [engine])
+    (problem,) = lint.engine_citations(hvda)
+    assert problem.endswith(
+        "engine.py:1: reading 'backtrack' worded for other options than houses-vs-dark-arts defines: "
+        "no words for no-reverse; words for nope, not an option"
+    )
