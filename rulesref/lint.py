@@ -11,19 +11,22 @@ no scenario exercises. The other commands refuse such a pack with its first faul
 from __future__ import annotations
 
 import ast
-import importlib.util
 from pathlib import Path
 
 from rulesref.corpus import CLAUSE_ID, Game, game_folders, load_game
 from rulesref.errors import CorpusError, RulesrefError
+from rulesref.games import engine_files, engine_names
+from rulesref.referee import check_file, scenario_files
 
-CITING = {"rule": 0, "undetermined": 0}
+CITING = {"rule": 0, "illegal": 0, "open": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
-READING = {"choice": 0, "interpret": 0, "by_reading": 0, "option": 0}
+READING = {"choice": 0, "reading": 0, "reading_or_open": 0, "interpret": 0, "by_reading": 0, "option": 0}
 """Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
-RULE_STEPS = {"rule", "legal", "illegal", "note"}
-"""Methods that record a step the printed rules settle (Trail.rule, the PACG Judge's): an open
-question cited there would present an unsettled question as a rule."""
+WORDED = {"reading", "reading_or_open"}
+"""Trail methods whose second argument may word each option of the reading (``{option: says}``)."""
+RULE_STEPS = {"rule", "illegal", "legal", "note"}
+"""Methods that record a step the printed rules settle (Trail.rule and Trail.illegal, the PACG
+Judge's): an open question cited there would present an unsettled question as a rule."""
 
 
 def lint(scenarios: Path | None = None) -> list[str]:
@@ -65,18 +68,11 @@ def _every_pack(problems: list[str]) -> tuple[list[Game], bool]:
     return games, len(games) == len(folders)
 
 
-def _engine_files(game: Game) -> list[Path]:
-    spec = importlib.util.find_spec("rulesref.games." + game.id.replace("-", "_"))
-    if spec is None or not spec.submodule_search_locations:
-        return []
-    return sorted(p for loc in spec.submodule_search_locations for p in Path(loc).rglob("*.py"))
-
-
 def engine_citations(game: Game) -> list[str]:
     """Clause and reading ids written in the engine's code that do not resolve."""
     topics = {cid.split(".")[0] for cid in game.clauses}
     problems = []
-    for path in _engine_files(game):
+    for path in engine_files(game):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         where = f"{path.parent.name}/{path.name}"
         for node in ast.walk(tree):
@@ -98,6 +94,8 @@ def engine_citations(game: Game) -> list[str]:
                     problems.append(
                         f"{where}:{node.lineno}: engine uses reading {arg.value!r}, which {game.id} does not define"
                     )
+                elif node.func.attr in WORDED:
+                    problems += _worded(game, node, arg.value, where)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
                 if CLAUSE_ID.match(text) and text.split(".")[0] in topics and text not in game.clauses:
@@ -107,25 +105,29 @@ def engine_citations(game: Game) -> list[str]:
     return sorted(set(problems))
 
 
+def _worded(game: Game, call: ast.Call, reading: str, where: str) -> list[str]:
+    """A reading worded option by option must word exactly the options the pack defines."""
+    words = call.args[1] if len(call.args) > 1 else None
+    if not isinstance(words, ast.Dict) or not all(isinstance(k, ast.Constant) for k in words.keys):
+        return []
+    worded = {k.value for k in words.keys if isinstance(k, ast.Constant)}
+    defined = {o.id for o in game.readings[reading].options}
+    if worded == defined:
+        return []
+    said = [f"no words for {', '.join(sorted(defined - worded))}"] if defined - worded else []
+    said += [f"words for {', '.join(sorted(map(str, worded - defined)))}, not an option"] if worded - defined else []
+    return [
+        f"{where}:{call.lineno}: reading {reading!r} worded for other options than {game.id} defines: {'; '.join(said)}"
+    ]
+
+
 def cited_by_engine(game: Game) -> set[str]:
     """Clause ids the engine's code names."""
     return engine_names(game) & set(game.clauses)
 
 
-def engine_names(game: Game) -> set[str]:
-    """Every text in the engine's code shaped like a clause id, whether the pack has it or not."""
-    found = set()
-    for path in _engine_files(game):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CLAUSE_ID.match(node.value):
-                found.add(node.value)
-    return found
-
-
 def coverage(game: Game, folder: Path) -> list[str]:
     """Clauses that no scenario in ``folder`` cites (all of them when the pack asks for it)."""
-    from rulesref.referee import check_file, scenario_files
-
     if not folder.is_dir():
         return []
     cited: set[str] = set()

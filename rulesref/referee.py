@@ -14,107 +14,60 @@ import multiprocessing
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, Union
+from typing import Any, Union
 
-from rulesref.corpus import Game, NotInPack
+from rulesref.corpus import NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
-from rulesref.games import engine_for
+from rulesref.games import all_games, engine_for
 from rulesref.readings import choose
-from rulesref.ruling import Basis, Claim, Expectation, Ruling, Step, Verdict
+from rulesref.ruling import (
+    Claim,
+    Engine,
+    Expectation,
+    Illegal,
+    Outcome,
+    Ruling,
+    Step,
+    Trail,
+    Undetermined,
+    Verdict,
+)
 from rulesref.scenario import Scenario, read_scenario
 
-
-@dataclass(frozen=True)
-class Outcome:
-    """What an engine returns: the verdict, a one-line summary and the resulting state."""
-
-    verdict: Verdict
-    summary: str
-    state: dict[str, Any] = field(default_factory=dict)
-
-
-class Undetermined(Exception):
-    """Raised by an engine (through the Trail) when the pages leave the question open."""
-
-    def __init__(self, clause: str, says: str, reading: str | None = None) -> None:
-        super().__init__(says)
-        self.clause, self.says, self.reading = clause, says, reading
+__all__ = [  # Illegal, Outcome, Step, Trail, Undetermined: the older import path of the ruling layer
+    "Crash",
+    "Engine",
+    "Illegal",
+    "Outcome",
+    "Step",
+    "Trail",
+    "Undetermined",
+    "check_file",
+    "check_many",
+    "compare",
+    "referee",
+    "scenario_files",
+]
 
 
-class Engine(Protocol):
-    """A game's referee. One per game package, exposed as ``ENGINE``."""
+def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, picture: bool = True) -> Ruling:
+    """Rule on one scenario. Raises RulesrefError when the situation cannot be read.
 
-    situation_keys: tuple[str, ...]
-    """Top-level scenario keys the game reads besides the envelope."""
-
-    def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
-        """Read the situation (raising ScenarioError on bad input) and rule on the action."""
-        ...
-
-
-class Trail:
-    """The ordered record of what the engine applied; the engine's only way to cite."""
-
-    def __init__(self, game: Game, choices: dict[str, str]) -> None:
-        self.game = game
-        self.choices = choices
-        self.steps: list[Step] = []
-        self.used: dict[str, str] = {}
-
-    def _pages(self, clause: str) -> tuple[int, ...]:
-        return self.game.clause(clause).pages  # NotInPack when the pack lacks it
-
-    def rule(self, clause: str, says: str) -> None:
-        """Record a step the cited pages settle."""
-        self.steps.append(Step(says, clause, self._pages(clause), Basis.RULE))
-
-    def choice(self, reading: str) -> str:
-        """The option in force for a reading: chosen, else default, else Undetermined."""
-        r = self.game.readings.get(reading)
-        if r is None:
-            raise NotInPack.of(self.game, f"the rule pack has no reading {reading!r}, which its engine uses")
-        option = self.choices.get(reading, r.default)
-        if option is None:
-            names = ", ".join(o.id for o in r.options)
-            raise Undetermined(
-                r.open,
-                f"{r.question} The cited pages do not settle this and no reading was chosen "
-                f"(choose one with --reading {r.id}=OPTION; options: {names}).",
-                r.id,
-            )
-        return option
-
-    def interpret(self, reading: str, says: str, clause: str | None = None) -> str:
-        """Record a step resting on a reading; returns the option it used."""
-        option = self.choice(reading)
-        r = self.game.readings[reading]
-        cited = clause or (r.clauses[0] if r.clauses else r.open)
-        self.used[reading] = option
-        self.steps.append(Step(says, cited, self._pages(cited), Basis.READING, f"{reading}={option}"))
-        return option
-
-    def undetermined(self, clause: str, says: str) -> Undetermined:
-        """An Undetermined to raise: the question in ``clause`` is not settled."""
-        self._pages(clause)
-        return Undetermined(clause, says)
-
-
-def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
-    """Rule on one scenario. Raises RulesrefError when the situation cannot be read."""
+    ``picture``: the ruling will be shown in full, so the engine draws its picture.
+    """
     game = scenario.game
     engine = engine_for(game)
     choices = {**scenario.readings, **choose(game, overrides)}
-    trail = Trail(game, choices)
+    trail = Trail(game, choices, picture=picture)
     try:
         try:
             outcome = engine.referee(scenario, trail)
         except Undetermined as open_question:
-            trail.steps.append(
-                Step(open_question.says, open_question.clause, trail._pages(open_question.clause), Basis.OPEN)
-            )
-            outcome = Outcome(Verdict.UNDETERMINED, open_question.says, {})
+            outcome = trail.close(open_question)
+        except Illegal as refusal:
+            outcome = trail.settle(refusal)
     except NotInPack as fault:
         raise fault.ruling(scenario.file) from None
     ruling = Ruling(
@@ -127,6 +80,7 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = ()) -> Ru
         state=outcome.state,
         readings=dict(trail.used),
         situation=scenario.doc.data,
+        picture=outcome.picture,
     )
     expectation = compare(scenario.expect, ruling) if scenario.expect is not None else None
     claims = tuple(_settle(who, says, ruling.verdict) for who, says in scenario.claims.items())
@@ -238,12 +192,13 @@ def _walk(folder: Path) -> Iterator[tuple[Path, RulesrefError | None]]:
         yield where, ScenarioError(f"cannot read this folder: {reason}", file=str(where))
 
 
-def check_file(path: Path, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
-    """Read and rule on one scenario file."""
-    return referee(read_scenario(path, display=str(path)), overrides)
+def check_file(path: Path, overrides: Iterable[tuple[str, str]] = (), *, picture: bool = True) -> Ruling:
+    """Read and rule on one scenario file (``picture``: see ``referee``)."""
+    return referee(read_scenario(path, display=str(path)), overrides, picture=picture)
 
 
-class Crash(NamedTuple):
+@dataclass(frozen=True)
+class Crash:
     """An unexpected exception while ruling on one file (a bug), as it crosses processes."""
 
     kind: str
@@ -257,9 +212,11 @@ PARALLEL_FROM = 200
 
 
 def check_many(
-    files: Sequence[Path], overrides: Sequence[tuple[str, str]] = (), *, debug: bool = False
+    files: Sequence[Path], overrides: Sequence[tuple[str, str]] = (), *, debug: bool = False, picture: bool = True
 ) -> Iterator[Checked]:
     """Each file's ruling, or the error that stopped it, in the order given.
+
+    ``picture``: the rulings will be shown in full, so each engine draws its picture.
 
     Files are independent, so a folder of many is ruled on every core: the workers are
     forked after the rule packs and engines are loaded, and share them. A worker that dies
@@ -269,26 +226,26 @@ def check_many(
     """
     workers = min(os.cpu_count() or 1, 8)
     if debug or len(files) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from (_check_one(f, overrides, catch_bugs=not debug) for f in files)
+        yield from (_check_one(f, overrides, picture, catch_bugs=not debug) for f in files)
         return
     from concurrent.futures.process import BrokenProcessPool
-
-    from rulesref.games import all_games
 
     for game in all_games():
         with contextlib.suppress(RulesrefError):
             engine_for(game)  # import each engine before forking, so no worker repeats it
     done = 0
     try:
-        for result in _in_workers(files, tuple(overrides), workers):
+        for result in _in_workers(files, tuple(overrides), workers, picture):
             yield result
             done += 1
     except BrokenProcessPool:
         pass  # which file the lost worker held is unknown; the rest are ruled below
-    yield from (_check_one(f, overrides) for f in files[done:])
+    yield from (_check_one(f, overrides, picture) for f in files[done:])
 
 
-def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], workers: int) -> Iterator[Checked]:
+def _in_workers(
+    files: Sequence[Path], overrides: tuple[tuple[str, str], ...], workers: int, picture: bool
+) -> Iterator[Checked]:
     """The files ruled in forked workers, in order; BrokenProcessPool if a worker dies.
 
     concurrent.futures watches each worker's process, so a death fails the results still
@@ -297,7 +254,7 @@ def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], w
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     try:
-        jobs = [(f, overrides) for f in files]
+        jobs = [(f, overrides, picture) for f in files]
         for n, result in enumerate(pool.map(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8))), 1):
             if n == len(files):
                 # Every result is in and the workers are idle: let them go before the last is
@@ -312,13 +269,16 @@ def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], w
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _check_job(job: tuple[Path, tuple[tuple[str, str], ...]]) -> Checked:
+def _check_job(job: tuple[Path, tuple[tuple[str, str], ...], bool]) -> Checked:
     return _check_one(*job)
 
 
-def _check_one(path: Path, overrides: Sequence[tuple[str, str]], catch_bugs: bool = True) -> Checked:
+def _check_one(
+    path: Path, overrides: Sequence[tuple[str, str]], picture: bool = True, catch_bugs: bool = True
+) -> Checked:
     try:
-        return check_file(path, overrides)
+        # the keyword only when it is not the default: callers (and tests) may stand in for check_file
+        return check_file(path, overrides) if picture else check_file(path, overrides, picture=False)
     except RulesrefError as exc:
         return exc
     except Exception as exc:  # a bug: reported for this file, the others still ruled
