@@ -120,6 +120,15 @@ def judge_result(
         )
         if again is not Verdict.LEGAL:
             return again
+    replaced = _replaced_damage(enc, earlier, k) if result.reroll and earlier is not None else []
+    answered = [p for p in enc.plays if p.source is not None and p.source in {d.id for d in replaced}]
+    if answered:
+        return judge.illegal(
+            "check.sub-steps",
+            f"{said} again as a reroll after {answered[0].by} played {answered[0].card} against the damage of the "
+            "roll it would replace: suffering damage is the check's last sub-step, and a check does not go back "
+            "from it to rolling.",
+        )
     if n == 1 and result.by != enc.who:
         return judge.illegal(
             "step.attempt-check",
@@ -166,13 +175,23 @@ def judge_result(
             hint="add success: true or false",
         )
     enc.attempts[k] = Attempt(event.index, result.by, check, result.total, success)
+    # the reroll takes the replaced roll's place, so the damage that roll dealt is not suffered
+    enc.damage = [d for d in enc.damage if d not in replaced]
     outcome = "succeeds" if success else "fails"
     if result.total is not None and difficulty is not None:
         outcome += f" ({result.total} against {difficulty})"
     if result.chose_fail:
         verdict = judge.legal("check.choose-fail", f"{said} and chooses to fail: the result is 0, and the check fails.")
     elif result.reroll and earlier is not None:
-        verdict = judge.legal("check.hero-point", f"{said} again as a reroll (such as a hero point) and {outcome}.")
+        dropped = "".join(
+            f"; the {d.amount} {d.type.capitalize()} damage of the replaced roll is not dealt"
+            if d.amount is not None
+            else "; the damage of the replaced roll is not dealt"
+            for d in replaced
+        )
+        verdict = judge.legal(
+            "check.hero-point", f"{said} again as a reroll (such as a hero point) and {outcome}{dropped}."
+        )
     elif n > 1 and result.by != enc.who:
         verdict = judge.legal(
             "step.sequential-checks", f"{said}, one of the sequential checks, as a local character may, and {outcome}."
@@ -193,6 +212,11 @@ def judge_result(
     return verdict
 
 
+def _replaced_damage(enc: Encounter, earlier: Attempt, k: int) -> list[DamageDealt]:
+    """The damage dealt by the roll a reroll of check ``k`` replaces."""
+    return [d for d in enc.damage if d.event == earlier.event and d.check == k]
+
+
 def _goal(s: Situation) -> str:
     return "defeat it" if s.card.is_bane else "acquire it"
 
@@ -210,7 +234,7 @@ def _check_damage(
 ) -> None:
     amount = difficulty - result.total if difficulty is not None and result.total is not None else None
     dealt = DamageDealt(
-        len(enc.damage), event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}"
+        enc.damage_count, event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}"
     )
     if len(s.chain) > 1:
         # who takes a failed check's damage in a chain: a first-edition community answer
@@ -223,6 +247,7 @@ def _check_damage(
             ),
         )
     enc.damage.append(dealt)
+    enc.damage_count += 1
     how_much = (
         f"{amount} {s.card.damage_type.capitalize()} damage"
         if amount is not None
@@ -244,6 +269,7 @@ def _side_check(judge: Judge, enc: Encounter, step: Step, result: Result) -> Ver
                 "check begins.",
             )
         enc.side_attempted = True
+        enc.roll(step, result.check)
         return judge.legal(
             "encounter.side-checks-first",
             f"{said} before the check to acquire or defeat, as a check that can change it must be.",
@@ -251,6 +277,7 @@ def _side_check(judge: Judge, enc: Encounter, step: Step, result: Result) -> Ver
     clause = SIDE_STEP_CLAUSE.get(step)
     if clause is None:
         return judge.illegal("step.order", f"{said}: no check is attempted in the {step.value} step.")
+    enc.roll(step, result.check)
     return judge.legal(clause, f"{said}, a check the {step.value} step calls for.")
 
 
@@ -280,7 +307,7 @@ def judge_damage(
     """Damage dealt by the card or an effect: recorded, so reductions can answer it."""
     earlier = [d for d in enc.damage if d.step is not step]
     dealt = DamageDealt(
-        len(enc.damage),
+        enc.damage_count,
         event.index,
         step,
         where,
@@ -290,6 +317,7 @@ def judge_damage(
         damage.source or f"event {event.number}",
     )
     enc.damage.append(dealt)
+    enc.damage_count += 1
     amount = f"{damage.amount} " if damage.amount is not None else ""
     said = f"{amount}{damage.type.capitalize()} damage to {', '.join(damage.to)}"
     if earlier:

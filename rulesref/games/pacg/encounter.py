@@ -231,9 +231,11 @@ class Walk:
     def dispatch(self, judge: Judge, event: ev.Event, step: Step, where: int | str | None) -> Verdict:
         s, enc, a = self.s, self.enc, event.action
         if isinstance(a, ev.Play):
-            return plays.judge_play(judge, enc, s.card, self.on_combat(event, step, where), step, where, a, event.index)
+            combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
+            return plays.judge_play(judge, enc, s.card, combat, step, where, a, event.index, holds)
         if isinstance(a, ev.Power):
-            return plays.judge_power(judge, enc, s.card, self.on_combat(event, step, where), step, where, a)
+            combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
+            return plays.judge_power(judge, enc, s.card, combat, step, where, a, holds)
         if isinstance(a, ev.Result):
             return attempts.judge_result(judge, s, enc, event, step, where, a)
         if isinstance(a, ev.Skip):
@@ -259,6 +261,28 @@ class Walk:
         assert isinstance(a, ev.Effect)
         clause = attempts.SIDE_STEP_CLAUSE.get(step, "step.order")
         return judge.legal(clause, f"{a.name} applies in the {step.value} step.")
+
+    def holds_check(self, event: ev.Event, step: Step, where: int | str | None) -> bool:
+        """Whether the step has a check a play can be made on (encounter.step-plays).
+
+        The check steps always do. Another step does when a card calls for a check in it: the
+        play names that check, or this encounter attempts one in the same step (a result, or
+        a guard attempt in the guard step). The evasion step and those after the checks hold none.
+        """
+        if step in CHECK_STEPS:
+            return True
+        if step not in attempts.SIDE_STEP_CLAUSE:
+            return False
+        if where is not None:
+            return True
+        return any(other.step is event.step and other.kind in ("result", "guard") for other in self.own_events(event))
+
+    def own_events(self, event: ev.Event) -> tuple[ev.Event, ...]:
+        """The events of the encounter ``event`` is in: those between the avenges around it."""
+        events = self.s.events
+        start = max((e.index + 1 for e in events[: event.index] if e.kind == "avenge"), default=0)
+        stop = next((e.index for e in events[event.index + 1 :] if e.kind == "avenge"), len(events))
+        return events[start:stop]
 
     def on_combat(self, event: ev.Event, step: Step, where: int | str | None) -> bool:
         """Whether a play is on a combat check; an or-choice is settled by the result that follows, if any."""

@@ -166,6 +166,12 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
             "its cards are banished, the location leaves play, everyone there must move, and there is no more "
             "exploring this turn.",
         )
+        enc.moved = True
+        judge.note(
+            "encounter.move-cancels-after",
+            f"{enc.who} is at {name} and must move as it leaves play, so anything that would happen after the "
+            "encounter does not happen.",
+        )
         return
     enc.location_closed = False
     judge.note(
@@ -244,9 +250,12 @@ def win(s: Situation, enc: Encounter, judge: Judge) -> None:
     """Villain step: nowhere to escape, so the party wins."""
     enc.over, enc.at = Over.WON, Where.VAULT
     judge.note(
-        "step.nowhere-to-escape",
-        f"Win: {s.card.name} has nowhere to escape to, so the party wins the scenario; in the clean-up after "
-        "the scenario, cards that are not boons go back to the vault.",
+        "step.nowhere-to-escape", f"Win: {s.card.name} has nowhere to escape to, so the party wins the scenario."
+    )
+    judge.note(
+        "scenario.clean-up",
+        f"In the clean-up after the scenario, every card that is not a boon, {s.card.name} among them, goes back "
+        "to the vault.",
     )
     _after_win(enc, judge)
 

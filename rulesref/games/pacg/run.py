@@ -78,16 +78,19 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         if walk.enc.over is Over.AVENGED and len(walks) == 1 and walk.enc.avenged_by is not None:
             avenger = walk.enc.avenged_by
             local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
-            # the avenger's encounter runs inside the first one's avenge step, so its guards still hold
+            # A brand-new encounter (step.avenge), and a guard lasts only for the encounter it was
+            # made in (step.guard): the avenger's villain steps start with every location unguarded.
+            # Where characters stand, and which locations the first encounter named, carry over.
             first = walk.enc
             new = Encounter(
-                avenger,
-                local,
-                number=1,
-                guarded=set(first.guarded),
-                guard_named=set(first.guard_named),
-                positions=dict(first.positions),
+                avenger, local, number=1, guard_named=set(first.guard_named), positions=dict(first.positions)
             )
+            if first.guarded:
+                Judge(trail).note(
+                    "step.guard",
+                    f"{avenger}'s new encounter begins with {', '.join(sorted(first.guarded))} unguarded again: a "
+                    "guard lasts only for the encounter it was made in.",
+                )
             walks.append(Walk(s, trail, new))
     if not finished:
         walks[-1].walk_to(None, Judge(trail))
@@ -125,7 +128,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             "after-win",
             "step.nowhere-to-escape",
             lambda o: (
-                (Verdict.LEGAL, "the party has won, but the turn still finishes, so this may still happen.")
+                (Verdict.LEGAL, "the party has won, but the turn still finishes, so the win does not stop this.")
                 if o == "turn-continues"
                 else (Verdict.ILLEGAL, "the party has won, and play stops at once with the win.")
             ),
@@ -150,12 +153,12 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             lambda o: (Verdict.LEGAL, "won or not, the turn still goes on, so this may still happen."),
         )
     if isinstance(a, ev.Effect):
-        movers = [w.enc.who for w in walks if w.enc.moved]
-        if movers:
+        mover = next((w.enc for w in walks if w.enc.moved), None)
+        if mover is not None:
+            how = "had to move when the location closed" if mover.location_closed else "moved during the encounter"
             return judge.illegal(
                 "encounter.move-cancels-after",
-                f"{a.name} would happen after the encounter, but {movers[0]} moved during the encounter, so it "
-                "does not happen.",
+                f"{a.name} would happen after the encounter, but {mover.who} {how}, so it does not happen.",
             )
         return judge.legal(
             "encounter.move-cancels-after",

@@ -137,6 +137,8 @@ class Encounter:
     """The step in which the encounter ended."""
     attempts: dict[int, Attempt] = field(default_factory=dict)
     side_attempted: bool = False
+    rolled: set[tuple[Step, str]] = field(default_factory=set)
+    """Checks other than the chain's already rolled: (step, the check's name, lowercase)."""
     status: str | None = None
     """Set by a status event: acquired, defeated or undefeated partway through."""
     outcome: Outcome | None = None
@@ -150,6 +152,8 @@ class Encounter:
     positions: dict[str, str] = field(default_factory=dict)
     """Distant characters moved during the encounter: name -> new location."""
     damage: list[DamageDealt] = field(default_factory=list)
+    damage_count: int = 0
+    """Damage instances dealt so far, dropped ones included: the next DamageDealt.id."""
     moved: bool = False
     encountered_effects: bool = False
     """Something happened in the when-you-encounter step (kept for reading encounter-effects-evaded)."""
@@ -166,6 +170,18 @@ class Encounter:
     after_win: str | None = None
     """After a win, the after-win reading's option in force (None: not chosen, open)."""
 
+    def roll(self, step: Step, check: int | str | None) -> None:
+        """Record that a check outside the chain was rolled, so nothing more is played on it."""
+        if check is not None:
+            self.rolled.add((step, _name(check)))
+
+    def was_rolled(self, step: Step, check: int | str | None) -> bool:
+        """Whether this check has been rolled: in the check steps a chain position, elsewhere a check's name."""
+        if isinstance(check, int) and step in (Step.CHECK, Step.NEXT_CHECK):
+            attempt = self.attempts.get(check)
+            return attempt is not None and not attempt.skipped
+        return check is not None and (step, _name(check)) in self.rolled
+
     @property
     def current(self) -> Step | None:
         return self.walked[-1] if self.walked else None
@@ -176,3 +192,8 @@ class Encounter:
             if k not in self.attempts:
                 return k
         return chain_length
+
+
+def _name(check: int | str) -> str:
+    """A check's name as events write it, compared without case or spacing."""
+    return " ".join(str(check).lower().split())
