@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesref.clause import Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, RulesrefError, did_you_mean
+from rulesref.fields import Fields
 
 if TYPE_CHECKING:  # the YAML reader is imported only when a pack is actually read:
     # `ask` answers from its cached index without it
@@ -178,82 +179,6 @@ class Game:
 # --- reading the files -------------------------------------------------------------
 
 
-class _Fields:
-    """Typed access to one mapping of a Loaded document, with errors at the right line."""
-
-    def __init__(self, doc: Loaded, path: PathKey, allowed: dict[str, bool]) -> None:
-        self.doc, self.path = doc, path
-        value: Any = doc.data
-        for part in path:
-            value = value[part]
-        if not isinstance(value, dict):
-            raise doc.error(path, f"expected a mapping, got {_kind(value)}", cls=CorpusError)
-        self.value = value
-        for key in value:
-            if key not in allowed:
-                raise doc.error(
-                    (*path, key),
-                    f"unknown key {key!r}",
-                    key=True,
-                    cls=CorpusError,
-                    hint=did_you_mean(str(key), allowed),
-                )
-        for key, required in allowed.items():
-            if required and key not in value:
-                raise doc.error(path, f"missing required key {key!r}", cls=CorpusError)
-
-    def fail(self, key: str | int, message: str) -> CorpusError:
-        err = self.doc.error((*self.path, key), message, cls=CorpusError)
-        assert isinstance(err, CorpusError)
-        return err
-
-    def text(self, key: str, default: str | None = None) -> str:
-        value = self.value.get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"expected non-empty text, got {_kind(value)}")
-        return " ".join(value.split())
-
-    def maybe_text(self, key: str) -> str | None:
-        return self.text(key) if key in self.value and self.value[key] is not None else None
-
-    def words(self, key: str) -> tuple[str, ...]:
-        value = self.value.get(key, [])
-        if value is None:
-            value = []
-        if not isinstance(value, list):
-            raise self.fail(key, f"expected a list, got {_kind(value)}")
-        out = []
-        for i, item in enumerate(value):
-            if not isinstance(item, str) or not item.strip():
-                raise self.doc.error((*self.path, key, i), "expected non-empty text", cls=CorpusError)
-            out.append(" ".join(item.split()))
-        return tuple(out)
-
-    def refs(self, key: str) -> tuple[str, ...]:
-        """A ``source:``: one reference or a list of them (their form is lint's to judge)."""
-        if isinstance(self.value.get(key), str):
-            return (self.text(key),)
-        return self.words(key)
-
-    def pages(self, key: str) -> tuple[int, ...]:
-        value = self.value.get(key)
-        if not isinstance(value, list) or not value:
-            raise self.fail(key, "expected a non-empty list of page numbers")
-        for i, page in enumerate(value):
-            if not isinstance(page, int) or isinstance(page, bool) or page < 1:
-                raise self.doc.error((*self.path, key, i), f"expected a page number, got {page!r}", cls=CorpusError)
-        return tuple(value)
-
-    def line(self) -> int:
-        return self.doc.mark(self.path)[0] or 0
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), type(value).__name__)
-
-
 _CLAUSE_KEYS = {
     "id": True,
     "title": True,
@@ -312,7 +237,7 @@ def load_game(folder: Path, *, strict: bool = True) -> Game:
         raise CorpusError("rule pack has no game.yaml", file=_display(folder))
     game_file = folder / "game.yaml"
     doc = load_yaml(game_file, display=_display(game_file), cls=CorpusError)
-    f = _Fields(doc, (), _GAME_KEYS)
+    f = Fields(doc, (), _GAME_KEYS, cls=CorpusError)
     gid = f.text("id")
     if not GAME_ID.match(gid):
         raise f.fail("id", f"game id {gid!r} is not lowercase words joined by hyphens (it names the engine package)")
@@ -383,7 +308,7 @@ def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
         raise doc.error((), "a clause file must be a list of clauses", cls=CorpusError)
     out = []
     for i in range(len(doc.data)):
-        f = _Fields(doc, (i,), _CLAUSE_KEYS)
+        f = Fields(doc, (i,), _CLAUSE_KEYS, cls=CorpusError)
         cid = f.text("id")
         if not CLAUSE_ID.match(cid):
             raise f.fail("id", f"clause id {cid!r} is not of the form topic.name (lowercase, a-z 0-9 -)")
@@ -395,7 +320,7 @@ def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
         if not isinstance(raw, list):
             raise f.fail("misreadings", "expected a list of {claim, correction}")
         for j in range(len(raw)):
-            m = _Fields(doc, (i, "misreadings", j), {"claim": True, "correction": True})
+            m = Fields(doc, (i, "misreadings", j), {"claim": True, "correction": True}, cls=CorpusError)
             misreadings.append(Misreading(m.text("claim"), m.text("correction"), cid))
         out.append(
             Clause(
@@ -424,7 +349,7 @@ def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
         raise doc.error((), "glossary.yaml must be a list of {term, synonyms}", cls=CorpusError)
     out = []
     for i in range(len(doc.data)):
-        f = _Fields(doc, (i,), {"term": True, "synonyms": False, "role": False})
+        f = Fields(doc, (i,), {"term": True, "synonyms": False, "role": False}, cls=CorpusError)
         role = _roles(doc, (i, "role"), f.value.get("role"), TERM_ROLE_KEYS)
         out.append(Term(f.text("term").lower(), tuple(s.lower() for s in f.words("synonyms")), role))
     return tuple(out)
@@ -432,13 +357,13 @@ def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
 
 def _read_scope(doc: Loaded) -> tuple[str, tuple[Topic, ...]]:
     """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...]}, ...]}``."""
-    f = _Fields(doc, ("scope",), {"covers": True, "leaves-out": False})
+    f = Fields(doc, ("scope",), {"covers": True, "leaves-out": False}, cls=CorpusError)
     raw = f.value.get("leaves-out") or []
     if not isinstance(raw, list):
         raise f.fail("leaves-out", "expected a list of {topic, asks}")
     topics = []
     for i in range(len(raw)):
-        t = _Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False})
+        t = Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False}, cls=CorpusError)
         topics.append(Topic(t.text("topic"), t.words("asks")))
     return f.text("covers"), tuple(topics)
 
@@ -466,7 +391,7 @@ def _read_readings(doc: Loaded, game: str) -> list[Reading]:
         raise doc.error((), "a readings file must be a list of readings", cls=CorpusError)
     out = []
     for i in range(len(doc.data)):
-        f = _Fields(doc, (i,), _READING_KEYS)
+        f = Fields(doc, (i,), _READING_KEYS, cls=CorpusError)
         options_raw = f.value["options"]
         if not isinstance(options_raw, dict) or not options_raw:
             raise f.fail("options", "expected a mapping of option id -> what it says")

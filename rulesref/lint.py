@@ -17,13 +17,13 @@ from pathlib import Path
 from rulesref.corpus import CLAUSE_ID, Game, game_folders, load_game
 from rulesref.errors import CorpusError, RulesrefError
 
-CITING = {"rule": 0, "undetermined": 0}
+CITING = {"rule": 0, "illegal": 0, "open": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
-READING = {"choice": 0, "interpret": 0, "by_reading": 0, "option": 0}
+READING = {"choice": 0, "reading": 0, "reading_or_open": 0, "interpret": 0, "by_reading": 0, "option": 0}
 """Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
-RULE_STEPS = {"rule", "legal", "illegal", "note"}
-"""Methods that record a step the printed rules settle (Trail.rule, the PACG Judge's): an open
-question cited there would present an unsettled question as a rule."""
+RULE_STEPS = {"rule", "illegal", "legal", "note"}
+"""Methods that record a step the printed rules settle (Trail.rule and Trail.illegal, the PACG
+Judge's): an open question cited there would present an unsettled question as a rule."""
 
 
 def lint(scenarios: Path | None = None) -> list[str]:

@@ -14,33 +14,40 @@ import multiprocessing
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, Union
 
-from rulesref.corpus import Game, NotInPack
+from rulesref.corpus import NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
 from rulesref.games import engine_for
 from rulesref.readings import choose
-from rulesref.ruling import Basis, Claim, Expectation, Ruling, Step, Verdict
+from rulesref.ruling import (
+    Claim,
+    Expectation,
+    Illegal,
+    Outcome,
+    Ruling,
+    Step,
+    Trail,
+    Undetermined,
+    Verdict,
+)
 from rulesref.scenario import Scenario, read_scenario
 
-
-@dataclass(frozen=True)
-class Outcome:
-    """What an engine returns: the verdict, a one-line summary and the resulting state."""
-
-    verdict: Verdict
-    summary: str
-    state: dict[str, Any] = field(default_factory=dict)
-
-
-class Undetermined(Exception):
-    """Raised by an engine (through the Trail) when the pages leave the question open."""
-
-    def __init__(self, clause: str, says: str, reading: str | None = None) -> None:
-        super().__init__(says)
-        self.clause, self.says, self.reading = clause, says, reading
+__all__ = [  # Illegal, Outcome, Step, Trail, Undetermined: the older import path of the ruling layer
+    "Crash",
+    "Engine",
+    "Illegal",
+    "Outcome",
+    "Step",
+    "Trail",
+    "Undetermined",
+    "check_file",
+    "check_many",
+    "compare",
+    "referee",
+    "scenario_files",
+]
 
 
 class Engine(Protocol):
@@ -54,67 +61,22 @@ class Engine(Protocol):
         ...
 
 
-class Trail:
-    """The ordered record of what the engine applied; the engine's only way to cite."""
+def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, picture: bool = True) -> Ruling:
+    """Rule on one scenario. Raises RulesrefError when the situation cannot be read.
 
-    def __init__(self, game: Game, choices: dict[str, str]) -> None:
-        self.game = game
-        self.choices = choices
-        self.steps: list[Step] = []
-        self.used: dict[str, str] = {}
-
-    def _pages(self, clause: str) -> tuple[int, ...]:
-        return self.game.clause(clause).pages  # NotInPack when the pack lacks it
-
-    def rule(self, clause: str, says: str) -> None:
-        """Record a step the cited pages settle."""
-        self.steps.append(Step(says, clause, self._pages(clause), Basis.RULE))
-
-    def choice(self, reading: str) -> str:
-        """The option in force for a reading: chosen, else default, else Undetermined."""
-        r = self.game.readings.get(reading)
-        if r is None:
-            raise NotInPack.of(self.game, f"the rule pack has no reading {reading!r}, which its engine uses")
-        option = self.choices.get(reading, r.default)
-        if option is None:
-            names = ", ".join(o.id for o in r.options)
-            raise Undetermined(
-                r.open,
-                f"{r.question} The cited pages do not settle this and no reading was chosen "
-                f"(choose one with --reading {r.id}=OPTION; options: {names}).",
-                r.id,
-            )
-        return option
-
-    def interpret(self, reading: str, says: str, clause: str | None = None) -> str:
-        """Record a step resting on a reading; returns the option it used."""
-        option = self.choice(reading)
-        r = self.game.readings[reading]
-        cited = clause or (r.clauses[0] if r.clauses else r.open)
-        self.used[reading] = option
-        self.steps.append(Step(says, cited, self._pages(cited), Basis.READING, f"{reading}={option}"))
-        return option
-
-    def undetermined(self, clause: str, says: str) -> Undetermined:
-        """An Undetermined to raise: the question in ``clause`` is not settled."""
-        self._pages(clause)
-        return Undetermined(clause, says)
-
-
-def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
-    """Rule on one scenario. Raises RulesrefError when the situation cannot be read."""
+    ``picture``: the ruling will be shown in full, so the engine draws its picture.
+    """
     game = scenario.game
     engine = engine_for(game)
     choices = {**scenario.readings, **choose(game, overrides)}
-    trail = Trail(game, choices)
+    trail = Trail(game, choices, picture=picture)
     try:
         try:
             outcome = engine.referee(scenario, trail)
         except Undetermined as open_question:
-            trail.steps.append(
-                Step(open_question.says, open_question.clause, trail._pages(open_question.clause), Basis.OPEN)
-            )
-            outcome = Outcome(Verdict.UNDETERMINED, open_question.says, {})
+            outcome = trail.close(open_question)
+        except Illegal as refusal:
+            outcome = trail.settle(refusal)
     except NotInPack as fault:
         raise fault.ruling(scenario.file) from None
     ruling = Ruling(
@@ -127,6 +89,7 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = ()) -> Ru
         state=outcome.state,
         readings=dict(trail.used),
         situation=scenario.doc.data,
+        picture=outcome.picture,
     )
     expectation = compare(scenario.expect, ruling) if scenario.expect is not None else None
     claims = tuple(_settle(who, says, ruling.verdict) for who, says in scenario.claims.items())

@@ -1,10 +1,22 @@
-"""What the referee returns: a Ruling, made of ordered Steps, each citing a clause."""
+"""The ruling layer every engine stands on: the Trail it cites through, and the Ruling it gives.
+
+An engine reads its situation, then rules through a ``Trail``: each step it applies names a
+clause of the game's pack (a rule step, a step resting on a named reading, an open step),
+and an ``Illegal`` or ``Undetermined`` raised through the Trail ends the ruling. The
+referee (referee.py) turns the engine's ``Outcome`` and the Trail into a ``Ruling``.
+"""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from rulesref.corpus import NotInPack
+
+if TYPE_CHECKING:
+    from rulesref.corpus import Game, Reading
 
 
 class Verdict(str, enum.Enum):
@@ -30,7 +42,7 @@ class Basis(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class Step:
+class RulingStep:
     """One thing the referee applied, with the clause and pages it rests on."""
 
     says: str
@@ -51,6 +63,10 @@ class Step:
             "basis": self.basis.value,
             "reading": self.reading,
         }
+
+
+Step = RulingStep
+"""The older name of RulingStep."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +102,7 @@ class Ruling:
     title: str
     verdict: Verdict
     summary: str
-    steps: tuple[Step, ...]
+    steps: tuple[RulingStep, ...]
     state: dict[str, Any] = field(default_factory=dict)
     """The situation after the action, in the scenario's own shape."""
     expect: Expectation | None = None
@@ -94,7 +110,10 @@ class Ruling:
     readings: dict[str, str] = field(default_factory=dict)
     """Every reading a step rests on, id -> option."""
     situation: dict[str, Any] = field(default_factory=dict, compare=False)
-    """The scenario as read, for renderers that draw it (not serialised)."""
+    """The scenario as read (not serialised)."""
+    picture: str | None = field(default=None, compare=False)
+    """The engine's drawing of the situation, plain text, made when a full ruling is to be
+    shown (not serialised): a renderer shows it and never calls back into an engine."""
 
     @property
     def pages(self) -> tuple[int, ...]:
@@ -115,3 +134,174 @@ class Ruling:
             "expect": self.expect.to_json() if self.expect else None,
             "claims": [c.to_json() for c in self.claims],
         }
+
+
+# --- what an engine returns, and how it cites ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an engine returns: the verdict, a one-line summary and the resulting state."""
+
+    verdict: Verdict
+    summary: str
+    state: dict[str, Any] = field(default_factory=dict)
+    picture: str | None = None
+    """The engine's drawing of the situation (plain text), when the Trail asked for one."""
+
+
+class Undetermined(Exception):
+    """Ends the ruling ``undetermined``: the pages leave the question open (raise ``trail.undetermined``)."""
+
+    def __init__(self, clause: str, says: str, reading: str | None = None) -> None:
+        super().__init__(says)
+        self.clause, self.says, self.reading = clause, says, reading
+
+
+class Illegal(Exception):
+    """Ends the ruling ``illegal``: a rule forbids the action (raise ``trail.illegal`` or ``trail.refuse``).
+
+    The situation is reported as it was before the action (``Trail.unchanged``).
+    """
+
+    def __init__(self, summary: str) -> None:
+        super().__init__(summary)
+        self.summary = summary
+
+
+class Trail:
+    """The ordered record of what the engine applied; the engine's only way to cite.
+
+    Every step names a clause of the game's pack and takes its pages from it; a clause or
+    reading the pack lacks is the pack's fault (``NotInPack``, a CorpusError naming the
+    pack's folder), whichever command meets it. The vocabulary:
+
+    ``rule(clause, says)``
+        a step the cited pages settle; the ruling goes on.
+    ``raise trail.illegal(clause, says, summary=None)``
+        the rule step that forbids the action; the ruling ends ``illegal`` with the
+        situation unchanged. ``raise trail.refuse(summary)`` ends it so after a step
+        already recorded (a reading's, say).
+    ``reading(reading, says, clause=None) -> option``
+        a step resting on a named reading. ``says`` is the step's words, or a mapping
+        option -> words: the option in force is chosen once and its words recorded. An
+        unchosen reading without a default ends the ruling ``undetermined``.
+    ``reading_or_open(reading, says, clause=None, about="") -> option | None``
+        the same, but an unsettled reading records an open step and returns None: the
+        ruling goes on (for an engine that rules on several events at once).
+    ``raise trail.undetermined(clause, says)``
+        an open step that ends the ruling ``undetermined``.
+    ``open(clause, says)``
+        an open step recorded while the ruling goes on (the engine gives the verdict).
+    ``choice(reading) -> option``
+        the option in force without recording a step (to decide what to say).
+
+    ``interpret`` is the older name of ``reading`` with plain words, and stays.
+    """
+
+    def __init__(self, game: Game, choices: dict[str, str], *, picture: bool = False) -> None:
+        self.game = game
+        self.choices = choices
+        self.steps: list[RulingStep] = []
+        self.used: dict[str, str] = {}
+        """Every reading a step rested on, id -> option."""
+        self.picture = picture
+        """Whether the ruling will be shown in full, so the engine should draw its picture."""
+        self.unchanged: dict[str, Any] = {}
+        """The state an illegal ruling reports: the engine sets it once it has read the situation."""
+
+    def pages(self, clause: str) -> tuple[int, ...]:
+        """The printed pages of a clause; NotInPack (a CorpusError) when the pack lacks it."""
+        return self.game.clause(clause).pages
+
+    _pages = pages  # the older, private name
+
+    def rule(self, clause: str, says: str) -> None:
+        """Record a step the cited pages settle."""
+        self.steps.append(RulingStep(says, clause, self.pages(clause), Basis.RULE))
+
+    def illegal(self, clause: str, says: str, summary: str | None = None) -> Illegal:
+        """Record the rule step that forbids the action; returns the Illegal to raise.
+
+        ``summary`` is the ruling's one line (``says`` when not given).
+        """
+        self.rule(clause, says)
+        return Illegal(summary if summary is not None else says)
+
+    def refuse(self, summary: str) -> Illegal:
+        """The Illegal to raise when the step that forbids the action is already recorded."""
+        return Illegal(summary)
+
+    def _reading(self, reading: str) -> Reading:
+        r = self.game.readings.get(reading)
+        if r is None:
+            raise NotInPack.of(self.game, f"the rule pack has no reading {reading!r}, which its engine uses")
+        return r
+
+    def choice(self, reading: str) -> str:
+        """The option in force for a reading: chosen, else default, else Undetermined (no step recorded)."""
+        r = self._reading(reading)
+        option = self.choices.get(reading, r.default)
+        if option is None:
+            names = ", ".join(o.id for o in r.options)
+            raise Undetermined(
+                r.open,
+                f"{r.question} The cited pages do not settle this and no reading was chosen "
+                f"(choose one with --reading {r.id}=OPTION; options: {names}).",
+                r.id,
+            )
+        return option
+
+    def reading(self, reading: str, says: str | Mapping[str, str], clause: str | None = None) -> str:
+        """Record a step resting on a reading; returns the option it used.
+
+        ``says``: the step's words, or a mapping option -> words (each of the reading's
+        options worded; the one in force is recorded). ``clause``: the clause cited, by
+        default the reading's first clause, else its open question.
+        """
+        option = self.choice(reading)
+        r = self._reading(reading)
+        if isinstance(says, Mapping):
+            if option not in says:
+                raise NotInPack.of(
+                    self.game, f"reading {reading!r} has option {option!r}, which its engine does not rule on"
+                )
+            says = says[option]
+        cited = clause or (r.clauses[0] if r.clauses else r.open)
+        step = RulingStep(says, cited, self.pages(cited), Basis.READING, f"{reading}={option}")
+        self.used[reading] = option
+        self.steps.append(step)
+        return option
+
+    def interpret(self, reading: str, says: str, clause: str | None = None) -> str:
+        """``reading`` with plain words (the older name)."""
+        return self.reading(reading, says, clause)
+
+    def reading_or_open(
+        self, reading: str, says: str | Mapping[str, str], clause: str | None = None, about: str = ""
+    ) -> str | None:
+        """``reading``, but an unsettled reading records an open step (``about: `` + the question) and gives None."""
+        try:
+            self.choice(reading)
+        except Undetermined as question:
+            self.open(question.clause, (f"{about}: " if about else "") + question.says)
+            return None
+        return self.reading(reading, says, clause)
+
+    def open(self, clause: str, says: str) -> None:
+        """Record an open step (the pages leave it open) while the ruling goes on."""
+        self.steps.append(RulingStep(says, clause, self.pages(clause), Basis.OPEN))
+
+    def undetermined(self, clause: str, says: str) -> Undetermined:
+        """The Undetermined to raise: the question in ``clause`` is not settled (its open step ends the ruling)."""
+        self.pages(clause)
+        return Undetermined(clause, says)
+
+    def close(self, open_question: Undetermined) -> Outcome:
+        """The ruling an Undetermined ends in: its open step recorded, verdict ``undetermined``."""
+        self.open(open_question.clause, open_question.says)
+        return Outcome(Verdict.UNDETERMINED, open_question.says, {})
+
+    def settle(self, illegal: Illegal) -> Outcome:
+        """The ruling an Illegal ends in: verdict ``illegal``, the situation unchanged."""
+        return Outcome(Verdict.ILLEGAL, illegal.summary, self.unchanged)

@@ -7,17 +7,19 @@ mapping is the game's situation, which its engine reads and validates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rulesref.corpus import Game, NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError, did_you_mean
+from rulesref.fields import refuse_unknown_keys
 from rulesref.games import find_game
 from rulesref.readings import check_choice
 from rulesref.ruling import Verdict
-from rulesref.source import Loaded, PathKey, load_yaml
+from rulesref.source import Loaded, load_yaml
+
+__all__ = ["ENVELOPE", "Scenario", "check_situation_keys", "read_scenario", "refuse_unknown_keys"]
 
 ENVELOPE = ("game", "title", "readings", "expect", "claims", "notes")
 EXPECT_KEYS = ("verdict", "pages", "clauses", "state")
@@ -112,31 +114,6 @@ def _pack_lacks(game: Game, cid: str, scenario: str) -> None:
 
     if cid in engine_names(game):
         raise NotInPack.of(game, f"the rule pack has no clause {cid!r}, which its engine cites").ruling(scenario)
-
-
-def refuse_unknown_keys(
-    doc: Loaded,
-    path: PathKey,
-    value: dict[Any, Any],
-    allowed: Sequence[str],
-    *,
-    what: str | None = None,
-    keys: str | None = None,
-) -> None:
-    """Name the first key of ``value`` not in ``allowed``: a near miss, else the keys allowed.
-
-    ``what`` ends the message (``unknown key 'x' in a power event``); ``keys`` labels the
-    list offered when no near miss exists (``board keys: grid, walls, ...``).
-    """
-    for key in value:
-        if key not in allowed:
-            listed = f"{keys}: {', '.join(allowed)}" if keys else None
-            raise doc.error(
-                (*path, key),
-                f"unknown key {key!r}" + (f" in {what}" if what else ""),
-                key=True,
-                hint=did_you_mean(str(key), allowed) or listed,
-            )
 
 
 def check_situation_keys(scenario: Scenario, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> None:
