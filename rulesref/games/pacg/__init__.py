@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from rulesref.games.pacg.run import run
 from rulesref.games.pacg.situation import SITUATION_KEYS, read_situation
-from rulesref.referee import Outcome, Trail
+from rulesref.ruling import Outcome, Trail
 from rulesref.scenario import Scenario, check_situation_keys
 
 

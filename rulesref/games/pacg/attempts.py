@@ -105,18 +105,17 @@ def judge_result(
         again = judge.by_reading(
             "check-attempts",
             "step.attempt-every-check",
-            lambda o: (
-                (
+            {
+                "once-each": (
                     Verdict.ILLEGAL,
                     f"{said} again: check {k} of the chain was already attempted by {first}, and each check is "
                     "attempted once unless an effect allows another try.",
-                )
-                if o == "once-each"
-                else (
+                ),
+                "again-allowed": (
                     Verdict.LEGAL,
                     f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
-                )
-            ),
+                ),
+            },
         )
         if again is not Verdict.LEGAL:
             return again
@@ -241,10 +240,8 @@ def _check_damage(
         judge.option(
             "check-attempts",
             "step.attempt-every-check",
-            lambda o: (
-                f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other "
-                "check of the chain."
-            ),
+            f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other check of "
+            "the chain.",
         )
     enc.damage.append(dealt)
     enc.damage_count += 1
@@ -324,14 +321,11 @@ def judge_damage(
         judge.option(
             "damage-instances",
             "damage.separate-instances",
-            lambda o: (
-                f"{said}: "
-                + (
-                    "a separate instance of damage from the earlier one, with its own reduction plays."
-                    if o == "separate"
-                    else "the same source as the card's earlier damage, sharing its reduction plays."
-                )
-            ),
+            {
+                "separate": f"{said}: a separate instance of damage from the earlier one, with its own reduction "
+                "plays.",
+                "one-source": f"{said}: the same source as the card's earlier damage, sharing its reduction plays.",
+            },
         )
         return Verdict.LEGAL
     clause = SIDE_STEP_CLAUSE.get(step, "check.damage" if step in CHECK_STEPS else "damage.responses")

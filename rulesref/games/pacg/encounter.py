@@ -16,8 +16,7 @@ from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
 from rulesref.games.pacg.steps import CHECK_STEPS, ORDER, Step
-from rulesref.referee import Trail
-from rulesref.ruling import Verdict
+from rulesref.ruling import Trail, Verdict
 
 OVER_CLAUSE = {
     Over.EVADED: ("step.evasion", "the card was evaded, which ended the encounter at once"),
@@ -105,7 +104,7 @@ class Walk:
 
     def handle(self, event: ev.Event) -> Verdict:
         """Rule on one event of this encounter."""
-        judge = Judge(self.trail, event)
+        judge = Judge.of(self.trail, event)
         s, enc = self.s, self.enc
         if enc.over is not None:
             clause, why = self.over_clause()
@@ -211,14 +210,12 @@ class Walk:
             option = judge.option(
                 "proxy-cannot-evade",
                 "step.proxy-evades",
-                lambda o: (
-                    f"{enc.who} is a proxy and {s.card.name} cannot be evaded: "
-                    + (
-                        "the card's 'cannot' wins, so the encounter goes on without evading."
-                        if o == "bane-wins"
-                        else "the proxy's duty to evade wins, so the proxy should have evaded."
-                    )
-                ),
+                {
+                    "bane-wins": f"{enc.who} is a proxy and {s.card.name} cannot be evaded: the card's 'cannot' wins, "
+                    "so the encounter goes on without evading.",
+                    "proxy-evades": f"{enc.who} is a proxy and {s.card.name} cannot be evaded: the proxy's duty to "
+                    "evade wins, so the proxy should have evaded.",
+                },
             )
             if option != "proxy-evades":
                 return None
@@ -318,24 +315,23 @@ class Walk:
             return judge.by_reading(
                 "evade-timing",
                 "step.evasion-timing",
-                lambda o: (Verdict.ILLEGAL, f"{said} in the {step.value} step: the card has already been resolved."),
+                (Verdict.ILLEGAL, f"{said} in the {step.value} step: the card has already been resolved."),
             )
         if step is not Step.EVASION and not a.late:
             timing = judge.by_reading(
                 "evade-timing",
                 "step.evasion-timing",
-                lambda o: (
-                    (
+                {
+                    "evasion-step": (
                         Verdict.ILLEGAL,
                         f"{said} in the {step.value} step: a plain evade works only in the evasion step; a later "
                         "evasion needs a card that names that moment.",
-                    )
-                    if o == "evasion-step"
-                    else (
+                    ),
+                    "any-step": (
                         Verdict.LEGAL,
                         f"{said} in the {step.value} step: an evade card may be used until the card is resolved.",
-                    )
-                ),
+                    ),
+                },
             )
             if timing is not Verdict.LEGAL:
                 return timing
@@ -345,14 +341,16 @@ class Walk:
                 verdict = judge.by_reading(
                     "proxy-cannot-evade",
                     "step.proxy-evades",
-                    lambda o: (
-                        (Verdict.LEGAL, f"{said}: the proxy's duty to evade wins over the card's 'cannot be evaded'.")
-                        if o == "proxy-evades"
-                        else (
+                    {
+                        "proxy-evades": (
+                            Verdict.LEGAL,
+                            f"{said}: the proxy's duty to evade wins over the card's 'cannot be evaded'.",
+                        ),
+                        "bane-wins": (
                             Verdict.ILLEGAL,
                             f"{said}: the card cannot be evaded, and 'cannot' wins over the proxy's duty to evade.",
-                        )
-                    ),
+                        ),
+                    },
                 )
                 if verdict is not Verdict.LEGAL:
                     return verdict
@@ -362,11 +360,16 @@ class Walk:
             verdict = judge.by_reading(
                 "avenger-evade",
                 "step.avenge",
-                lambda o: (
-                    (Verdict.LEGAL, f"{said}: the avenger's new encounter runs every step, evasion included.")
-                    if o == "may-evade"
-                    else (Verdict.ILLEGAL, f"{said}: the avenger took up the bane to defeat it and may not evade it.")
-                ),
+                {
+                    "may-evade": (
+                        Verdict.LEGAL,
+                        f"{said}: the avenger's new encounter runs every step, evasion included.",
+                    ),
+                    "no-evade": (
+                        Verdict.ILLEGAL,
+                        f"{said}: the avenger took up the bane to defeat it and may not evade it.",
+                    ),
+                },
             )
             if verdict is not Verdict.LEGAL:
                 return verdict
@@ -377,7 +380,7 @@ class Walk:
             judge.option(
                 "evade-timing",
                 "step.evasion-timing",
-                lambda o: f"{said} at this later moment, which the card used names.",
+                f"{said} at this later moment, which the card used names.",
             )
         return self._evaded(judge)
 
@@ -394,14 +397,10 @@ class Walk:
             option = judge.option(
                 "encounter-effects-evaded",
                 "step.when-you-encounter",
-                lambda o: (
-                    "What happened when it was encountered "
-                    + (
-                        "still stands: that step came before evasion."
-                        if o == "still-apply"
-                        else "is undone by evading."
-                    )
-                ),
+                {
+                    "still-apply": "What happened when it was encountered still stands: that step came before evasion.",
+                    "undone": "What happened when it was encountered is undone by evading.",
+                },
             )
             if option == "undone":
                 enc.damage = [d for d in enc.damage if d.step is not Step.ENCOUNTER]

@@ -1,66 +1,80 @@
-"""How a ruling on one event is written down: one trail step, citing the clause it rests on.
+"""How a ruling on one event is written down: Trail steps, each citing the clause it rests on.
 
-Where a ruling rests on an open question the Judge asks for the reading; with no reading
-chosen and no default, the event is ``undetermined`` and the step names the open clause,
-while the rest of the encounter is still ruled (so an illegal event elsewhere still shows).
+PACG rules on every event of an encounter, so an illegal or open event does not end the
+ruling (the Trail's ``illegal`` and ``undetermined`` would): the Judge records the step
+through the Trail and gives the event's verdict back. Where a ruling rests on an open
+question it goes through a reading, each option's verdict and words given as data; with
+no reading chosen and no default, the event is ``undetermined`` and the step names the
+open clause, while the rest of the encounter is still ruled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from rulesref.games.pacg.events import Event
-from rulesref.referee import Trail, Undetermined
-from rulesref.ruling import Basis, Step, Verdict
+from rulesref.ruling import Trail, Verdict
+
+Ruled = tuple[Verdict, str]
+"""A verdict on an event and what the step says."""
 
 
+@dataclass(frozen=True)
 class Judge:
-    """Writes the rulings for one event (or for the encounter itself, when ``event`` is None)."""
+    """Writes the rulings for one event (or for the encounter itself, with no prefix)."""
 
-    def __init__(self, trail: Trail, event: Event | None = None) -> None:
-        self.trail = trail
-        self.prefix = f"Event {event.number} ({event.step.value}): " if event is not None else ""
+    trail: Trail
+    prefix: str = ""
+    """``Event 3 (check): `` before every step about an event."""
+
+    @classmethod
+    def of(cls, trail: Trail, event: Event) -> Judge:
+        """The Judge of one event: its steps start with the event's number and step."""
+        return cls(trail, f"Event {event.number} ({event.step.value}): ")
+
+    def note(self, clause: str, says: str) -> None:
+        """Record a rule step (a card's fate, a step applied, or the ruling on an event)."""
+        self.trail.rule(clause, self.prefix + says)
 
     def legal(self, clause: str, says: str) -> Verdict:
-        """Record a legal ruling."""
-        self.trail.rule(clause, self.prefix + says)
+        """Record that the event is legal."""
+        self.note(clause, says)
         return Verdict.LEGAL
 
     def illegal(self, clause: str, says: str) -> Verdict:
-        """Record an illegal ruling."""
-        self.trail.rule(clause, self.prefix + "illegal: " + says)
+        """Record that the event breaks the rule in ``clause``."""
+        self.note(clause, "illegal: " + says)
         return Verdict.ILLEGAL
 
-    def note(self, clause: str, says: str) -> None:
-        """Record a step that is not a ruling on an event (a card's fate, a step applied)."""
-        self.trail.rule(clause, self.prefix + says)
+    def by_reading(self, reading: str, clause: str, ruled: Mapping[str, Ruled] | Ruled, about: str = "") -> Verdict:
+        """Rule through a reading: each option's verdict and words (or one for every option).
 
-    def by_reading(
-        self, reading: str, clause: str, decide: Callable[[str], tuple[Verdict, str]], about: str = ""
-    ) -> Verdict:
-        """Rule through a reading: ``decide(option)`` gives the verdict and what it says."""
-        try:
-            option = self.trail.choice(reading)
-        except Undetermined as question:
-            self.open(question.clause, (f"{about}: " if about else "") + question.says)
-            return Verdict.UNDETERMINED
-        verdict, says = decide(option)
-        if verdict is Verdict.ILLEGAL:
-            says = "illegal: " + says
-        self.trail.interpret(reading, self.prefix + says, clause)
-        return verdict
+        With the reading unsettled the step is open (``about`` leads its words) and the
+        event ``undetermined``.
+        """
+        if not isinstance(ruled, Mapping):
+            verdict, says = ruled
+            option = self.trail.reading_or_open(reading, self._words(verdict, says), clause, self._about(about))
+            return Verdict.UNDETERMINED if option is None else verdict
+        words = {option: self._words(*said) for option, said in ruled.items()}
+        option = self.trail.reading_or_open(reading, words, clause, self._about(about))
+        return Verdict.UNDETERMINED if option is None else ruled[option][0]
+
+    def option(self, reading: str, clause: str, says: Mapping[str, str] | str) -> str | None:
+        """The option in force for a reading that shapes what happens; None (an open step) when unsettled."""
+        words = (
+            {option: self.prefix + s for option, s in says.items()} if isinstance(says, Mapping) else self.prefix + says
+        )
+        return self.trail.reading_or_open(reading, words, clause, self._about(""))
 
     def open(self, clause: str, says: str) -> None:
         """Record that the pages leave this ruling open."""
-        pages = self.trail.game.clause(clause).pages
-        self.trail.steps.append(Step(self.prefix + says, clause, pages, Basis.OPEN))
+        self.trail.open(clause, self.prefix + says)
 
-    def option(self, reading: str, clause: str, says: Callable[[str], str]) -> str | None:
-        """The option in force for a reading that shapes what happens (not a verdict); None if open."""
-        try:
-            option = self.trail.choice(reading)
-        except Undetermined as question:
-            self.open(question.clause, question.says)
-            return None
-        self.trail.interpret(reading, self.prefix + says(option), clause)
-        return option
+    def _words(self, verdict: Verdict, says: str) -> str:
+        return self.prefix + ("illegal: " if verdict is Verdict.ILLEGAL else "") + says
+
+    def _about(self, about: str) -> str:
+        """What leads an open step's words: the event, then ``about``."""
+        return self.prefix + about if about else self.prefix.removesuffix(": ")

@@ -125,15 +125,12 @@ def not_avenged(s: Situation, enc: Encounter, judge: Judge) -> None:
         option = judge.option(
             "undefeated-villain",
             "step.resolve-bane",
-            lambda o: (
-                f"Nobody avenges {card.name}. Its when-undefeated effects apply; "
-                + (
-                    "it is not shuffled into its location but goes straight on to the escape step."
-                    if o == "escape-directly"
-                    else "it is shuffled into its location as the resolve step says, then taken back out for the "
-                    "escape step."
-                )
-            ),
+            {
+                "escape-directly": f"Nobody avenges {card.name}. Its when-undefeated effects apply; it is not "
+                "shuffled into its location but goes straight on to the escape step.",
+                "shuffle-then-escape": f"Nobody avenges {card.name}. Its when-undefeated effects apply; it is "
+                "shuffled into its location as the resolve step says, then taken back out for the escape step.",
+            },
         )
         if option is None:
             enc.at = Where.UNKNOWN
@@ -188,12 +185,11 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
         option = judge.option(
             "cornered-with-other-villains",
             "step.other-villains",
-            lambda o: (
-                f"{s.card.name} had no unguarded location to escape to, so the party wins."
-                if o == "win"
-                else f"The party does not win: {s.card.name} is banished and the scenario goes on while another "
-                "villain remains."
-            ),
+            {
+                "win": f"{s.card.name} had no unguarded location to escape to, so the party wins.",
+                "no-win": f"The party does not win: {s.card.name} is banished and the scenario goes on while another "
+                "villain remains.",
+            },
         )
         if option is None:
             enc.win_open = True
@@ -265,9 +261,8 @@ def _after_win(enc: Encounter, judge: Judge) -> None:
     enc.after_win = judge.option(
         "after-win",
         "step.nowhere-to-escape",
-        lambda o: (
-            "The current turn still goes on after the win."
-            if o == "turn-continues"
-            else "Play stops at once with the win; the turn is not finished."
-        ),
+        {
+            "turn-continues": "The current turn still goes on after the win.",
+            "play-stops": "Play stops at once with the win; the turn is not finished.",
+        },
     )

@@ -214,18 +214,15 @@ def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict
     clash = per_check
     if bool(per_check) != bool(per_step):
         # the two readings of open.boon-limit-unit disagree only here: several checks in one step
+        earlier = f"another {new.type} was played earlier in this step but on another check;"
         option = judge.option(
             "boon-limit",
             "encounter.boon-limit",
-            lambda o: (
-                f"{said}: another {new.type} was played earlier in this step but on another check; the party's "
-                "count is taken "
-                + (
-                    "per check, so it starts again for this check."
-                    if o == "per-check"
-                    else "per step, so it is shared across the step."
-                )
-            ),
+            {
+                "per-check": f"{said}: {earlier} the party's count is taken per check, so it starts again for this "
+                "check.",
+                "per-step": f"{said}: {earlier} the party's count is taken per step, so it is shared across the step.",
+            },
         )
         if option is None:
             return Verdict.UNDETERMINED
@@ -250,19 +247,18 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
     verdict = judge.by_reading(
         "damage-instances",
         "damage.separate-instances",
-        lambda o: (
-            (
+        {
+            "separate": (
                 Verdict.LEGAL,
                 f"{said}: {first.by} played {first.card} against {new.reduces}'s damage in the {first.step.value} "
                 "step, but each instance of damage is its own source with its own reduction plays.",
-            )
-            if o == "separate"
-            else (
+            ),
+            "one-source": (
                 Verdict.ILLEGAL,
                 f"{said}: {first.by} already played {first.card}, a {new.type}, against {new.reduces}'s damage "
                 "from this card, and all of its damage is one source for the one-per-type limit.",
-            )
-        ),
+            ),
+        },
         about=said,
     )
     return None if verdict is Verdict.LEGAL else verdict
@@ -283,18 +279,23 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
         p.reduces is not None and p.source == new.source and p.reduces != new.reduces for p in clash
     ):
         # one source hitting several characters: does each get their own limit? (open)
-        def decide(option: str) -> tuple[Verdict, str]:
-            if option == "per-character":
-                return Verdict.LEGAL, (
+        return judge.by_reading(
+            "damage-limit",
+            "damage.type-limit",
+            {
+                "per-character": (
+                    Verdict.LEGAL,
                     f"{said} against the damage to {new.reduces}: each damaged character has their own "
-                    f"one-{new.type} limit against this source."
-                )
-            return Verdict.ILLEGAL, (
-                f"{said}: {clash[0].by} already played {clash[0].card} against the same source's "
-                f"damage, and the party shares one {new.type} against it."
-            )
-
-        return judge.by_reading("damage-limit", "damage.type-limit", decide, about=said)
+                    f"one-{new.type} limit against this source.",
+                ),
+                "shared": (
+                    Verdict.ILLEGAL,
+                    f"{said}: {clash[0].by} already played {clash[0].card} against the same source's damage, and the "
+                    f"party shares one {new.type} against it.",
+                ),
+            },
+            about=said,
+        )
     first = clash[0]
     if new.reduces is not None:
         if first.reduces is None:

@@ -14,9 +14,8 @@ from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
 from rulesref.games.pacg.steps import Step
-from rulesref.referee import Outcome as RefOutcome
-from rulesref.referee import Trail, Undetermined
-from rulesref.ruling import Basis, Verdict
+from rulesref.ruling import Basis, Trail, Undetermined, Verdict
+from rulesref.ruling import Outcome as RefOutcome
 
 
 def run(s: Situation, trail: Trail) -> RefOutcome:
@@ -66,7 +65,7 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
             continue
         if finished:
             verdicts.append(
-                Judge(trail, event).illegal(
+                Judge.of(trail, event).illegal(
                     "step.order",
                     "it is listed after something that happens once the encounter is over; the encounter cannot go "
                     "back.",
@@ -116,7 +115,7 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
 
 def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Verdict:
     """Something that happens once the encounter is over."""
-    judge = Judge(trail, event)
+    judge = Judge.of(trail, event)
     a = event.action
     last = walks[-1].enc
     if isinstance(a, (ev.Result, ev.Skip, ev.Evade, ev.Avenge, ev.Guard, ev.Status, ev.EndTurn)):
@@ -127,11 +126,13 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         verdict = judge.by_reading(
             "after-win",
             "step.nowhere-to-escape",
-            lambda o: (
-                (Verdict.LEGAL, "the party has won, but the turn still finishes, so the win does not stop this.")
-                if o == "turn-continues"
-                else (Verdict.ILLEGAL, "the party has won, and play stops at once with the win.")
-            ),
+            {
+                "turn-continues": (
+                    Verdict.LEGAL,
+                    "the party has won, but the turn still finishes, so the win does not stop this.",
+                ),
+                "play-stops": (Verdict.ILLEGAL, "the party has won, and play stops at once with the win."),
+            },
         )
         if verdict is not Verdict.LEGAL:
             return verdict
@@ -150,7 +151,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         judge.by_reading(
             "after-win",
             "step.nowhere-to-escape",
-            lambda o: (Verdict.LEGAL, "won or not, the turn still goes on, so this may still happen."),
+            (Verdict.LEGAL, "won or not, the turn still goes on, so this may still happen."),
         )
     if isinstance(a, ev.Effect):
         mover = next((w.enc for w in walks if w.enc.moved), None)
