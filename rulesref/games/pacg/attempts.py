@@ -105,16 +105,12 @@ def judge_result(
         again = judge.by_reading(
             "check-attempts",
             "step.attempt-every-check",
-            {
-                "once-each": (
-                    Verdict.ILLEGAL,
-                    f"{said} again: check {k} of the chain was already attempted by {first}, and each check is "
-                    "attempted once unless an effect allows another try.",
-                ),
-                "again-allowed": (
-                    Verdict.LEGAL,
-                    f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
-                ),
+            legal={
+                "again-allowed": f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
+            },
+            illegal={
+                "once-each": f"{said} again: check {k} of the chain was already attempted by {first}, and each check "
+                "is attempted once unless an effect allows another try.",
             },
         )
         if again is not Verdict.LEGAL:

@@ -315,22 +315,19 @@ class Walk:
             return judge.by_reading(
                 "evade-timing",
                 "step.evasion-timing",
-                (Verdict.ILLEGAL, f"{said} in the {step.value} step: the card has already been resolved."),
+                illegal=f"{said} in the {step.value} step: the card has already been resolved.",
             )
         if step is not Step.EVASION and not a.late:
             timing = judge.by_reading(
                 "evade-timing",
                 "step.evasion-timing",
-                {
-                    "evasion-step": (
-                        Verdict.ILLEGAL,
-                        f"{said} in the {step.value} step: a plain evade works only in the evasion step; a later "
-                        "evasion needs a card that names that moment.",
-                    ),
-                    "any-step": (
-                        Verdict.LEGAL,
-                        f"{said} in the {step.value} step: an evade card may be used until the card is resolved.",
-                    ),
+                legal={
+                    "any-step": f"{said} in the {step.value} step: an evade card may be used until the card is "
+                    "resolved.",
+                },
+                illegal={
+                    "evasion-step": f"{said} in the {step.value} step: a plain evade works only in the evasion step; a "
+                    "later evasion needs a card that names that moment.",
                 },
             )
             if timing is not Verdict.LEGAL:
@@ -341,15 +338,12 @@ class Walk:
                 verdict = judge.by_reading(
                     "proxy-cannot-evade",
                     "step.proxy-evades",
-                    {
-                        "proxy-evades": (
-                            Verdict.LEGAL,
-                            f"{said}: the proxy's duty to evade wins over the card's 'cannot be evaded'.",
-                        ),
-                        "bane-wins": (
-                            Verdict.ILLEGAL,
-                            f"{said}: the card cannot be evaded, and 'cannot' wins over the proxy's duty to evade.",
-                        ),
+                    legal={
+                        "proxy-evades": f"{said}: the proxy's duty to evade wins over the card's 'cannot be evaded'.",
+                    },
+                    illegal={
+                        "bane-wins": f"{said}: the card cannot be evaded, and 'cannot' wins over the proxy's duty to "
+                        "evade.",
                     },
                 )
                 if verdict is not Verdict.LEGAL:
@@ -360,15 +354,11 @@ class Walk:
             verdict = judge.by_reading(
                 "avenger-evade",
                 "step.avenge",
-                {
-                    "may-evade": (
-                        Verdict.LEGAL,
-                        f"{said}: the avenger's new encounter runs every step, evasion included.",
-                    ),
-                    "no-evade": (
-                        Verdict.ILLEGAL,
-                        f"{said}: the avenger took up the bane to defeat it and may not evade it.",
-                    ),
+                legal={
+                    "may-evade": f"{said}: the avenger's new encounter runs every step, evasion included.",
+                },
+                illegal={
+                    "no-evade": f"{said}: the avenger took up the bane to defeat it and may not evade it.",
                 },
             )
             if verdict is not Verdict.LEGAL:

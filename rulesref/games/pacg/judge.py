@@ -16,9 +16,6 @@ from dataclasses import dataclass
 from rulesref.games.pacg.events import Event
 from rulesref.ruling import Trail, Verdict
 
-Ruled = tuple[Verdict, str]
-"""A verdict on an event and what the step says."""
-
 
 @dataclass(frozen=True)
 class Judge:
@@ -47,19 +44,33 @@ class Judge:
         self.note(clause, "illegal: " + says)
         return Verdict.ILLEGAL
 
-    def by_reading(self, reading: str, clause: str, ruled: Mapping[str, Ruled] | Ruled, about: str = "") -> Verdict:
-        """Rule through a reading: each option's verdict and words (or one for every option).
+    def by_reading(
+        self,
+        reading: str,
+        clause: str,
+        *,
+        legal: Mapping[str, str] | str | None = None,
+        illegal: Mapping[str, str] | str | None = None,
+        about: str = "",
+    ) -> Verdict:
+        """Rule through a reading: the options under which the event is legal, and those under
+        which it is illegal, each with its words (one text: every option rules so).
 
         With the reading unsettled the step is open (``about`` leads its words) and the
         event ``undetermined``.
         """
-        if not isinstance(ruled, Mapping):
-            verdict, says = ruled
-            option = self.trail.reading_or_open(reading, self._words(verdict, says), clause, self._about(about))
-            return Verdict.UNDETERMINED if option is None else verdict
-        words = {option: self._words(*said) for option, said in ruled.items()}
+        if isinstance(legal, str) or isinstance(illegal, str):
+            verdict = Verdict.LEGAL if isinstance(legal, str) else Verdict.ILLEGAL
+            words: Mapping[str, str] | str = self._words(verdict, legal if isinstance(legal, str) else str(illegal))
+        else:
+            words = {o: self._words(Verdict.LEGAL, s) for o, s in (legal or {}).items()}
+            words |= {o: self._words(Verdict.ILLEGAL, s) for o, s in (illegal or {}).items()}
         option = self.trail.reading_or_open(reading, words, clause, self._about(about))
-        return Verdict.UNDETERMINED if option is None else ruled[option][0]
+        if option is None:
+            return Verdict.UNDETERMINED
+        if isinstance(words, str):
+            return verdict
+        return Verdict.LEGAL if option in (legal or {}) else Verdict.ILLEGAL
 
     def option(self, reading: str, clause: str, says: Mapping[str, str] | str) -> str | None:
         """The option in force for a reading that shapes what happens; None (an open step) when unsettled."""

@@ -247,17 +247,13 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
     verdict = judge.by_reading(
         "damage-instances",
         "damage.separate-instances",
-        {
-            "separate": (
-                Verdict.LEGAL,
-                f"{said}: {first.by} played {first.card} against {new.reduces}'s damage in the {first.step.value} "
-                "step, but each instance of damage is its own source with its own reduction plays.",
-            ),
-            "one-source": (
-                Verdict.ILLEGAL,
-                f"{said}: {first.by} already played {first.card}, a {new.type}, against {new.reduces}'s damage "
-                "from this card, and all of its damage is one source for the one-per-type limit.",
-            ),
+        legal={
+            "separate": f"{said}: {first.by} played {first.card} against {new.reduces}'s damage in the "
+            f"{first.step.value} step, but each instance of damage is its own source with its own reduction plays.",
+        },
+        illegal={
+            "one-source": f"{said}: {first.by} already played {first.card}, a {new.type}, against {new.reduces}'s "
+            "damage from this card, and all of its damage is one source for the one-per-type limit.",
         },
         about=said,
     )
@@ -282,17 +278,13 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
         return judge.by_reading(
             "damage-limit",
             "damage.type-limit",
-            {
-                "per-character": (
-                    Verdict.LEGAL,
-                    f"{said} against the damage to {new.reduces}: each damaged character has their own "
-                    f"one-{new.type} limit against this source.",
-                ),
-                "shared": (
-                    Verdict.ILLEGAL,
-                    f"{said}: {clash[0].by} already played {clash[0].card} against the same source's damage, and the "
-                    f"party shares one {new.type} against it.",
-                ),
+            legal={
+                "per-character": f"{said} against the damage to {new.reduces}: each damaged character has their own "
+                f"one-{new.type} limit against this source.",
+            },
+            illegal={
+                "shared": f"{said}: {clash[0].by} already played {clash[0].card} against the same source's damage, and "
+                f"the party shares one {new.type} against it.",
             },
             about=said,
         )

@@ -126,12 +126,11 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         verdict = judge.by_reading(
             "after-win",
             "step.nowhere-to-escape",
-            {
-                "turn-continues": (
-                    Verdict.LEGAL,
-                    "the party has won, but the turn still finishes, so the win does not stop this.",
-                ),
-                "play-stops": (Verdict.ILLEGAL, "the party has won, and play stops at once with the win."),
+            legal={
+                "turn-continues": "the party has won, but the turn still finishes, so the win does not stop this.",
+            },
+            illegal={
+                "play-stops": "the party has won, and play stops at once with the win.",
             },
         )
         if verdict is not Verdict.LEGAL:
@@ -151,7 +150,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         judge.by_reading(
             "after-win",
             "step.nowhere-to-escape",
-            (Verdict.LEGAL, "won or not, the turn still goes on, so this may still happen."),
+            legal="won or not, the turn still goes on, so this may still happen.",
         )
     if isinstance(a, ev.Effect):
         mover = next((w.enc for w in walks if w.enc.moved), None)
