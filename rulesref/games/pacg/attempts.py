@@ -16,14 +16,14 @@ from rulesref.games.pacg.events import Damage, Event, Result, Skip
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import Attempt, DamageDealt, Encounter
-from rulesref.games.pacg.steps import CHECK_STEPS, Step
+from rulesref.games.pacg.steps import CHECK_STEPS, EncounterStep
 from rulesref.ruling import Verdict
 
 SIDE_STEP_CLAUSE = {
-    Step.ENCOUNTER: "step.when-you-encounter",
-    Step.BEFORE_ACTING: "step.before-acting",
-    Step.AFTER_ACTING: "step.after-acting",
-    Step.GUARD: "step.guard",
+    EncounterStep.ENCOUNTER: "step.when-you-encounter",
+    EncounterStep.BEFORE_ACTING: "step.before-acting",
+    EncounterStep.AFTER_ACTING: "step.after-acting",
+    EncounterStep.GUARD: "step.guard",
 }
 """The clause for a check or damage a card calls for in a step other than the checks."""
 
@@ -40,13 +40,13 @@ def chain_position(s: Situation, enc: Encounter, event: Event, ref: str | int | 
         if not s.chain_given:
             return ref if isinstance(ref, int) else 1
         try:
-            return find_check(s.chain, ref, prefer=enc.check_in_progress(len(s.chain)))[0]
+            return find_check(s.chain, ref, prefer=enc.check_in_progress(len(s.chain))).position
         except CheckSyntaxError as exc:
             raise _error(s, event, "check", str(exc)) from None
     in_progress = enc.check_in_progress(len(s.chain))
     if event.kind in ("result", "skip"):
-        return max(in_progress, 2) if event.step is Step.NEXT_CHECK else in_progress
-    if event.step is Step.CHECK:
+        return max(in_progress, 2) if event.step is EncounterStep.NEXT_CHECK else in_progress
+    if event.step is EncounterStep.CHECK:
         return 1
     reduces = getattr(event.action, "reduces", None)
     if reduces is not None:
@@ -77,11 +77,17 @@ def _option(s: Situation, event: Event, k: int, result: Result | Skip) -> Check:
                 hint="add check: with the skill, e.g. check: Perception",
             )
         return group[0]
-    return find_check(s.chain, result.check, prefer=k)[1]
+    return find_check(s.chain, result.check, prefer=k).check
 
 
 def judge_result(
-    judge: Judge, s: Situation, enc: Encounter, event: Event, step: Step, where: int | str | None, result: Result
+    judge: Judge,
+    s: Situation,
+    enc: Encounter,
+    event: Event,
+    step: EncounterStep,
+    where: int | str | None,
+    result: Result,
 ) -> Verdict:
     """Rule on a check attempted; a legal attempt is recorded, and a failed one against a monster deals damage."""
     if result.side or step not in CHECK_STEPS:
@@ -221,16 +227,13 @@ def _check_damage(
     s: Situation,
     enc: Encounter,
     event: Event,
-    step: Step,
+    step: EncounterStep,
     k: int,
     result: Result,
     check: Check,
     difficulty: int | None,
 ) -> None:
     amount = difficulty - result.total if difficulty is not None and result.total is not None else None
-    dealt = DamageDealt(
-        enc.damage_count, event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}"
-    )
     if len(s.chain) > 1:
         # who takes a failed check's damage in a chain: a first-edition community answer
         judge.option(
@@ -239,8 +242,7 @@ def _check_damage(
             f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other check of "
             "the chain.",
         )
-    enc.damage.append(dealt)
-    enc.damage_count += 1
+    enc.deal(event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}")
     how_much = (
         f"{amount} {s.card.damage_type.capitalize()} damage"
         if amount is not None
@@ -252,10 +254,10 @@ def _check_damage(
     )
 
 
-def _side_check(judge: Judge, enc: Encounter, step: Step, result: Result) -> Verdict:
+def _side_check(judge: Judge, enc: Encounter, step: EncounterStep, result: Result) -> Verdict:
     said = f"{result.by} attempts {result.check or 'a check'}"
     if result.side:
-        if enc.attempts or step.rank > Step.NEXT_CHECK.rank:
+        if enc.attempts or step.rank > EncounterStep.NEXT_CHECK.rank:
             return judge.illegal(
                 "encounter.side-checks-first",
                 f"{said}, a check that can change the check to acquire or defeat: it must be resolved before that "
@@ -295,22 +297,17 @@ def judge_skip(judge: Judge, s: Situation, enc: Encounter, event: Event, k: int,
 
 
 def judge_damage(
-    judge: Judge, s: Situation, enc: Encounter, event: Event, step: Step, where: int | str | None, damage: Damage
+    judge: Judge,
+    s: Situation,
+    enc: Encounter,
+    event: Event,
+    step: EncounterStep,
+    where: int | str | None,
+    damage: Damage,
 ) -> Verdict:
     """Damage dealt by the card or an effect: recorded, so reductions can answer it."""
     earlier = [d for d in enc.damage if d.step is not step]
-    dealt = DamageDealt(
-        enc.damage_count,
-        event.index,
-        step,
-        where,
-        damage.to,
-        damage.amount,
-        damage.type,
-        damage.source or f"event {event.number}",
-    )
-    enc.damage.append(dealt)
-    enc.damage_count += 1
+    enc.deal(event.index, step, where, damage.to, damage.amount, damage.type, damage.source or f"event {event.number}")
     amount = f"{damage.amount} " if damage.amount is not None else ""
     said = f"{amount}{damage.type.capitalize()} damage to {', '.join(damage.to)}"
     if earlier:

@@ -22,7 +22,7 @@ from rulesref.games.pacg.readers import (
     text,
     words,
 )
-from rulesref.games.pacg.steps import Step
+from rulesref.games.pacg.steps import EncounterStep
 from rulesref.source import PathKey
 
 PURPOSES = ("check", "damage", "heal", "explore", "other")
@@ -296,7 +296,7 @@ class Event:
 
     index: int
     """Position in ``events``, 0-based."""
-    step: Step
+    step: EncounterStep
     kind: str
     """One of KINDS."""
     action: Action

@@ -21,7 +21,7 @@ from rulesref.games.pacg.cards import Card
 from rulesref.games.pacg.events import Play, Power
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.state import DamageDealt, Encounter, Played
-from rulesref.games.pacg.steps import NO_CHECK_STEPS, Step
+from rulesref.games.pacg.steps import NO_CHECK_STEPS, EncounterStep
 from rulesref.ruling import Verdict
 
 Unit = tuple[object, ...]
@@ -32,7 +32,7 @@ def judge_play(
     enc: Encounter,
     card: Card,
     on_combat: bool,
-    step: Step,
+    step: EncounterStep,
     where: int | str | None,
     play: Play,
     event: int,
@@ -90,7 +90,7 @@ def judge_power(
     enc: Encounter,
     card: Card,
     on_combat: bool,
-    step: Step,
+    step: EncounterStep,
     where: int | str | None,
     power: Power,
     holds_check: bool,
@@ -134,10 +134,16 @@ def _not_combat(judge: Judge, said: str) -> Verdict:
 
 
 def _relevance(
-    judge: Judge, enc: Encounter, step: Step, where: int | str | None, purpose: str, said: str, holds_check: bool
+    judge: Judge,
+    enc: Encounter,
+    step: EncounterStep,
+    where: int | str | None,
+    purpose: str,
+    said: str,
+    holds_check: bool,
 ) -> Verdict | None:
     """Blocks 1 and 2: only plays that bear on the current step, and none on a check already rolled."""
-    if step is Step.BETWEEN:
+    if step is EncounterStep.BETWEEN:
         return judge.illegal("encounter.step-plays", f"{said}: nothing may be played or used between steps.")
     if purpose in ("heal", "explore"):
         return judge.illegal(
@@ -170,7 +176,9 @@ def _relevance(
     return None
 
 
-def _damage_for(enc: Encounter, step: Step, where: int | str | None, play: Play) -> tuple[DamageDealt | None, str]:
+def _damage_for(
+    enc: Encounter, step: EncounterStep, where: int | str | None, play: Play
+) -> tuple[DamageDealt | None, str]:
     """Block 5: the damage this play reduces, dealt earlier in the same step (and check)."""
     here = [d for d in enc.damage if d.step is step and play.reduces in d.to]
     same = [d for d in here if d.check == where] or here

@@ -12,13 +12,12 @@ from rulesref.games.pacg import events as ev
 from rulesref.games.pacg.encounter import Walk
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
-from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
-from rulesref.games.pacg.steps import Step
-from rulesref.ruling import Basis, Trail, Undetermined, Verdict
-from rulesref.ruling import Outcome as RefOutcome
+from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
+from rulesref.games.pacg.steps import EncounterStep
+from rulesref.ruling import Basis, Outcome, Trail, Undetermined, Verdict
 
 
-def run(s: Situation, trail: Trail) -> RefOutcome:
+def run(s: Situation, trail: Trail) -> Outcome:
     """Rule on every event of the scenario, in order, and say where the card ends up."""
     opening = Judge(trail)
     what = (
@@ -57,7 +56,7 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
     verdicts: list[Verdict] = []
     finished = False
     for event in s.events:
-        if event.step is Step.AFTER_ENCOUNTER:
+        if event.step is EncounterStep.AFTER_ENCOUNTER:
             if not finished:
                 walks[-1].walk_to(None, Judge(trail))
                 finished = True
@@ -110,7 +109,7 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         )
         + f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}.",
     )
-    return RefOutcome(verdict, _summary(s, verdicts, state, verdict), state)
+    return Outcome(verdict, _summary(s, verdicts, state, verdict), state)
 
 
 def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Verdict:
@@ -185,7 +184,7 @@ def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str
         "steps": [step.value for step in first.walked],
         "card": {
             "name": s.card.name,
-            "outcome": (last.outcome or Outcome.UNKNOWN).value,
+            "outcome": (last.outcome or CardOutcome.UNKNOWN).value,
             "at": (last.at or Where.UNKNOWN).value,
         },
     }

@@ -10,10 +10,10 @@ import enum
 from dataclasses import dataclass, field
 
 from rulesref.games.pacg.checks import Check
-from rulesref.games.pacg.steps import Step
+from rulesref.games.pacg.steps import EncounterStep
 
 
-class Outcome(str, enum.Enum):
+class CardOutcome(str, enum.Enum):
     """What became of the encountered card."""
 
     ACQUIRED = "acquired"
@@ -89,7 +89,7 @@ class Played:
     by: str
     card: str
     type: str
-    step: Step
+    step: EncounterStep
     check: int | str | None
     """Chain position in the check steps; a side check's name elsewhere; None for the step itself."""
     freely: bool
@@ -104,7 +104,7 @@ class DamageDealt:
 
     id: int
     event: int
-    step: Step
+    step: EncounterStep
     check: int | str | None
     to: tuple[str, ...]
     amount: int | None
@@ -131,21 +131,21 @@ class Encounter:
     """The other characters at the location."""
     number: int = 0
     """0 for the first encounter, 1 for the avenger's."""
-    walked: list[Step] = field(default_factory=list)
+    walked: list[EncounterStep] = field(default_factory=list)
     over: Over | None = None
-    ended_in: Step | None = None
+    ended_in: EncounterStep | None = None
     """The step in which the encounter ended."""
     attempts: dict[int, Attempt] = field(default_factory=dict)
     side_attempted: bool = False
-    rolled: set[tuple[Step, str]] = field(default_factory=set)
+    rolled: set[tuple[EncounterStep, str]] = field(default_factory=set)
     """Checks other than the chain's already rolled: (step, the check's name, lowercase)."""
     status: str | None = None
     """Set by a status event: acquired, defeated or undefeated partway through."""
-    outcome: Outcome | None = None
+    outcome: CardOutcome | None = None
     at: Where | None = None
     plays: list[Played] = field(default_factory=list)
-    powers: set[tuple[str, str, Step, int | str | None]] = field(default_factory=set)
-    revealed: set[tuple[str, str, Step, int | str | None]] = field(default_factory=set)
+    powers: set[tuple[str, str, EncounterStep, int | str | None]] = field(default_factory=set)
+    revealed: set[tuple[str, str, EncounterStep, int | str | None]] = field(default_factory=set)
     immunity_lifted: bool = False
     guarded: set[str] = field(default_factory=set)
     guard_named: set[str] = field(default_factory=set)
@@ -170,20 +170,34 @@ class Encounter:
     after_win: str | None = None
     """After a win, the after-win reading's option in force (None: not chosen, open)."""
 
-    def roll(self, step: Step, check: int | str | None) -> None:
+    def deal(
+        self,
+        event: int,
+        step: EncounterStep,
+        check: int | str | None,
+        to: tuple[str, ...],
+        amount: int | None,
+        type: str,
+        source: str,
+    ) -> None:
+        """Record damage dealt, with an id no damage of this encounter had before."""
+        self.damage.append(DamageDealt(self.damage_count, event, step, check, to, amount, type, source))
+        self.damage_count += 1
+
+    def roll(self, step: EncounterStep, check: int | str | None) -> None:
         """Record that a check outside the chain was rolled, so nothing more is played on it."""
         if check is not None:
             self.rolled.add((step, _name(check)))
 
-    def was_rolled(self, step: Step, check: int | str | None) -> bool:
+    def was_rolled(self, step: EncounterStep, check: int | str | None) -> bool:
         """Whether this check has been rolled: in the check steps a chain position, elsewhere a check's name."""
-        if isinstance(check, int) and step in (Step.CHECK, Step.NEXT_CHECK):
+        if isinstance(check, int) and step in (EncounterStep.CHECK, EncounterStep.NEXT_CHECK):
             attempt = self.attempts.get(check)
             return attempt is not None and not attempt.skipped
         return check is not None and (step, _name(check)) in self.rolled
 
     @property
-    def current(self) -> Step | None:
+    def current(self) -> EncounterStep | None:
         return self.walked[-1] if self.walked else None
 
     def check_in_progress(self, chain_length: int) -> int:
