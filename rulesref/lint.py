@@ -11,11 +11,12 @@ no scenario exercises. The other commands refuse such a pack with its first faul
 from __future__ import annotations
 
 import ast
-import importlib.util
 from pathlib import Path
 
 from rulesref.corpus import CLAUSE_ID, Game, game_folders, load_game
 from rulesref.errors import CorpusError, RulesrefError
+from rulesref.games import engine_files, engine_names
+from rulesref.referee import check_file, scenario_files
 
 CITING = {"rule": 0, "illegal": 0, "open": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
@@ -65,18 +66,11 @@ def _every_pack(problems: list[str]) -> tuple[list[Game], bool]:
     return games, len(games) == len(folders)
 
 
-def _engine_files(game: Game) -> list[Path]:
-    spec = importlib.util.find_spec("rulesref.games." + game.id.replace("-", "_"))
-    if spec is None or not spec.submodule_search_locations:
-        return []
-    return sorted(p for loc in spec.submodule_search_locations for p in Path(loc).rglob("*.py"))
-
-
 def engine_citations(game: Game) -> list[str]:
     """Clause and reading ids written in the engine's code that do not resolve."""
     topics = {cid.split(".")[0] for cid in game.clauses}
     problems = []
-    for path in _engine_files(game):
+    for path in engine_files(game):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         where = f"{path.parent.name}/{path.name}"
         for node in ast.walk(tree):
@@ -112,20 +106,8 @@ def cited_by_engine(game: Game) -> set[str]:
     return engine_names(game) & set(game.clauses)
 
 
-def engine_names(game: Game) -> set[str]:
-    """Every text in the engine's code shaped like a clause id, whether the pack has it or not."""
-    found = set()
-    for path in _engine_files(game):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CLAUSE_ID.match(node.value):
-                found.add(node.value)
-    return found
-
-
 def coverage(game: Game, folder: Path) -> list[str]:
     """Clauses that no scenario in ``folder`` cites (all of them when the pack asks for it)."""
-    from rulesref.referee import check_file, scenario_files
-
     if not folder.is_dir():
         return []
     cited: set[str] = set()

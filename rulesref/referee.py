@@ -15,14 +15,15 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, Union
+from typing import Any, NamedTuple, Union
 
 from rulesref.corpus import NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
-from rulesref.games import engine_for
+from rulesref.games import all_games, engine_for
 from rulesref.readings import choose
 from rulesref.ruling import (
     Claim,
+    Engine,
     Expectation,
     Illegal,
     Outcome,
@@ -48,17 +49,6 @@ __all__ = [  # Illegal, Outcome, Step, Trail, Undetermined: the older import pat
     "referee",
     "scenario_files",
 ]
-
-
-class Engine(Protocol):
-    """A game's referee. One per game package, exposed as ``ENGINE``."""
-
-    situation_keys: tuple[str, ...]
-    """Top-level scenario keys the game reads besides the envelope."""
-
-    def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
-        """Read the situation (raising ScenarioError on bad input) and rule on the action."""
-        ...
 
 
 def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, picture: bool = True) -> Ruling:
@@ -201,9 +191,9 @@ def _walk(folder: Path) -> Iterator[tuple[Path, RulesrefError | None]]:
         yield where, ScenarioError(f"cannot read this folder: {reason}", file=str(where))
 
 
-def check_file(path: Path, overrides: Iterable[tuple[str, str]] = ()) -> Ruling:
-    """Read and rule on one scenario file."""
-    return referee(read_scenario(path, display=str(path)), overrides)
+def check_file(path: Path, overrides: Iterable[tuple[str, str]] = (), *, picture: bool = True) -> Ruling:
+    """Read and rule on one scenario file (``picture``: see ``referee``)."""
+    return referee(read_scenario(path, display=str(path)), overrides, picture=picture)
 
 
 class Crash(NamedTuple):
@@ -220,9 +210,11 @@ PARALLEL_FROM = 200
 
 
 def check_many(
-    files: Sequence[Path], overrides: Sequence[tuple[str, str]] = (), *, debug: bool = False
+    files: Sequence[Path], overrides: Sequence[tuple[str, str]] = (), *, debug: bool = False, picture: bool = True
 ) -> Iterator[Checked]:
     """Each file's ruling, or the error that stopped it, in the order given.
+
+    ``picture``: the rulings will be shown in full, so each engine draws its picture.
 
     Files are independent, so a folder of many is ruled on every core: the workers are
     forked after the rule packs and engines are loaded, and share them. A worker that dies
@@ -232,26 +224,26 @@ def check_many(
     """
     workers = min(os.cpu_count() or 1, 8)
     if debug or len(files) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from (_check_one(f, overrides, catch_bugs=not debug) for f in files)
+        yield from (_check_one(f, overrides, picture, catch_bugs=not debug) for f in files)
         return
     from concurrent.futures.process import BrokenProcessPool
-
-    from rulesref.games import all_games
 
     for game in all_games():
         with contextlib.suppress(RulesrefError):
             engine_for(game)  # import each engine before forking, so no worker repeats it
     done = 0
     try:
-        for result in _in_workers(files, tuple(overrides), workers):
+        for result in _in_workers(files, tuple(overrides), workers, picture):
             yield result
             done += 1
     except BrokenProcessPool:
         pass  # which file the lost worker held is unknown; the rest are ruled below
-    yield from (_check_one(f, overrides) for f in files[done:])
+    yield from (_check_one(f, overrides, picture) for f in files[done:])
 
 
-def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], workers: int) -> Iterator[Checked]:
+def _in_workers(
+    files: Sequence[Path], overrides: tuple[tuple[str, str], ...], workers: int, picture: bool
+) -> Iterator[Checked]:
     """The files ruled in forked workers, in order; BrokenProcessPool if a worker dies.
 
     concurrent.futures watches each worker's process, so a death fails the results still
@@ -260,7 +252,7 @@ def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], w
 
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     try:
-        jobs = [(f, overrides) for f in files]
+        jobs = [(f, overrides, picture) for f in files]
         for n, result in enumerate(pool.map(_check_job, jobs, chunksize=max(1, len(files) // (workers * 8))), 1):
             if n == len(files):
                 # Every result is in and the workers are idle: let them go before the last is
@@ -275,13 +267,15 @@ def _in_workers(files: Sequence[Path], overrides: tuple[tuple[str, str], ...], w
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _check_job(job: tuple[Path, tuple[tuple[str, str], ...]]) -> Checked:
+def _check_job(job: tuple[Path, tuple[tuple[str, str], ...], bool]) -> Checked:
     return _check_one(*job)
 
 
-def _check_one(path: Path, overrides: Sequence[tuple[str, str]], catch_bugs: bool = True) -> Checked:
+def _check_one(
+    path: Path, overrides: Sequence[tuple[str, str]], picture: bool = True, catch_bugs: bool = True
+) -> Checked:
     try:
-        return check_file(path, overrides)
+        return check_file(path, overrides, picture=picture)
     except RulesrefError as exc:
         return exc
     except Exception as exc:  # a bug: reported for this file, the others still ruled

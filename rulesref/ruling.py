@@ -11,12 +11,17 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rulesref.corpus import NotInPack
+from rulesref.errors import ScenarioError, did_you_mean
 
 if TYPE_CHECKING:
     from rulesref.corpus import Game, Reading
+    from rulesref.source import Loaded
+
+ENVELOPE = ("game", "title", "readings", "expect", "claims", "notes")
+"""The scenario keys every game shares; the rest of the mapping is the game's situation."""
 
 
 class Verdict(str, enum.Enum):
@@ -136,7 +141,53 @@ class Ruling:
         }
 
 
-# --- what an engine returns, and how it cites ------------------------------------------
+# --- what an engine rules on, returns, and cites through ----------------------------------
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scenario file, its envelope read and checked (scenario.read_scenario); the situation left to the engine."""
+
+    doc: Loaded
+    game: Game
+    title: str
+    readings: dict[str, str]
+    expect: dict[str, Any] | None
+    claims: dict[str, str]
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+    def check_keys(self, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> None:
+        """Refuse top-level keys that are neither envelope nor the game's situation keys ``allowed``."""
+        doc = self.doc
+        known = (*ENVELOPE, *allowed)
+        for key in doc.data:
+            if key not in known:
+                line, column = doc.mark((key,), key=True)
+                raise ScenarioError(
+                    f"unknown key {key!r}",
+                    file=doc.file,
+                    line=line,
+                    column=column,
+                    field=str(key),
+                    hint=did_you_mean(str(key), known),
+                )
+        for key in required:
+            if key not in doc.data:
+                raise doc.error((), f"missing required key {key!r} for {self.game.id}")
+
+
+class Engine(Protocol):
+    """A game's referee: one per game package, ``rulesref.games.<id with - as _>.ENGINE``."""
+
+    situation_keys: tuple[str, ...]
+    """Top-level scenario keys the game reads besides the envelope."""
+
+    def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
+        """Read the situation (raising ScenarioError on bad input) and rule on the action through ``trail``."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -7,39 +7,20 @@ mapping is the game's situation, which its engine reads and validates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rulesref.corpus import Game, NotInPack
-from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError, did_you_mean
+from rulesref.errors import RulesrefError, UnknownNameError, did_you_mean
 from rulesref.fields import refuse_unknown_keys
-from rulesref.games import find_game
+from rulesref.games import engine_names, find_game
 from rulesref.readings import check_choice
-from rulesref.ruling import Verdict
-from rulesref.source import Loaded, load_yaml
+from rulesref.ruling import ENVELOPE, Scenario, Verdict
+from rulesref.source import load_yaml
 
 __all__ = ["ENVELOPE", "Scenario", "check_situation_keys", "read_scenario", "refuse_unknown_keys"]
 
-ENVELOPE = ("game", "title", "readings", "expect", "claims", "notes")
 EXPECT_KEYS = ("verdict", "pages", "clauses", "state")
 VERDICTS = tuple(v.value for v in Verdict)
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """A scenario file, its envelope read and checked; the situation left to the engine."""
-
-    doc: Loaded
-    game: Game
-    title: str
-    readings: dict[str, str]
-    expect: dict[str, Any] | None
-    claims: dict[str, str]
-
-    @property
-    def file(self) -> str:
-        return self.doc.file
 
 
 def read_scenario(path: Path, display: str | None = None) -> Scenario:
@@ -110,26 +91,10 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
 
 def _pack_lacks(game: Game, cid: str, scenario: str) -> None:
     """Raise the rule pack's fault if its engine cites ``cid``: then the pack lost it, not the scenario."""
-    from rulesref.lint import engine_names  # only on this error path: it reads the engine's source
-
     if cid in engine_names(game):
         raise NotInPack.of(game, f"the rule pack has no clause {cid!r}, which its engine cites").ruling(scenario)
 
 
 def check_situation_keys(scenario: Scenario, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> None:
-    """Refuse top-level keys that are neither envelope nor this game's situation keys."""
-    doc = scenario.doc
-    known = (*ENVELOPE, *allowed)
-    for key in doc.data:
-        if key not in known:
-            raise ScenarioError(
-                f"unknown key {key!r}",
-                file=doc.file,
-                line=doc.mark((key,), key=True)[0],
-                column=doc.mark((key,), key=True)[1],
-                field=str(key),
-                hint=did_you_mean(str(key), known),
-            )
-    for key in required:
-        if key not in doc.data:
-            raise doc.error((), f"missing required key {key!r} for {scenario.game.id}")
+    """Refuse top-level keys that are neither envelope nor this game's situation keys (``Scenario.check_keys``)."""
+    scenario.check_keys(allowed, required)

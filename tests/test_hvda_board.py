@@ -170,7 +170,7 @@ def test_cli_prints_one_line_and_exits_2(tmp_path: Path, cli) -> None:  # type: 
 def board(text: str):  # type: ignore[no-untyped-def]
     import yaml
 
-    from rulesref.games.houses_vs_dark_arts.board import read_board
+    from rulesref.games.houses_vs_dark_arts.board_reader import read_board
     from rulesref.source import Loaded
 
     return read_board(Loaded({"board": yaml.safe_load(text)}, "<test>", {}, {}))

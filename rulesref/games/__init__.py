@@ -1,20 +1,20 @@
 """The game registry: rule packs found in rules/, engines found by game id.
 
 A game is added as data (rules/<id>/) plus one engine package,
-``rulesref.games.<id with - as _>``, exposing ``ENGINE`` (see referee.Engine). Nothing in
+``rulesref.games.<id with - as _>``, exposing ``ENGINE`` (see ruling.Engine). Nothing in
 the core names a game.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
-from typing import TYPE_CHECKING
+import importlib.util
+from pathlib import Path
 
-from rulesref.corpus import Game, game_folders, load_game
+from rulesref.corpus import CLAUSE_ID, Game, game_folders, load_game
 from rulesref.errors import CorpusError, UnknownNameError, did_you_mean
-
-if TYPE_CHECKING:
-    from rulesref.referee import Engine
+from rulesref.ruling import Engine
 
 
 class _AllGames:
@@ -70,3 +70,21 @@ def engine_for(game: Game) -> Engine:
         raise UnknownNameError(f"game {game.id!r} has no rules engine, so `check` cannot referee it") from None
     engine: Engine = module.ENGINE
     return engine
+
+
+def engine_files(game: Game) -> list[Path]:
+    """The source files of a game's engine package (none when it has no engine)."""
+    spec = importlib.util.find_spec("rulesref.games." + game.id.replace("-", "_"))
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return sorted(p for loc in spec.submodule_search_locations for p in Path(loc).rglob("*.py"))
+
+
+def engine_names(game: Game) -> set[str]:
+    """Every text in the engine's code shaped like a clause id, whether the pack has it or not."""
+    found = set()
+    for path in engine_files(game):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CLAUSE_ID.match(node.value):
+                found.add(node.value)
+    return found

@@ -1,26 +1,41 @@
 """Houses vs. Dark Arts: the referee (rulebook pp. 10-25, as known from the sources).
 
-One module per game concept:
-  situation  the scenario read into a Situation (board, houses, pawns, path, players, turn)
-  board      spaces, full-border adjacency, walls, obstacles, Protected Areas, bonus,
-             Fly Off Points, Secret Passageways, the Great Hall
-  movement   a card's allowance and the paths pawns take (Explore's movement)
-  encounters who moved into whom: the House stun and the Dark Arts bump
-  bonus      bonus spaces: only ending a move there counts
-  turns      whose turn it is, which actions a side may take, Learn, extra turns
-  hands      a player's cards: playing, drawing (and the reshuffle), drawing to five, cleanup
-  replenish  Replenish, each side in its own order
-  path       the Dark Arts Path: marker, zones, Event Spaces, advancing
-  victory    the Dark Arts win, the last-hand phase, the draw
-  drawing    a small text picture of the board for the renderer
+In three layers, each importing only those below it:
+
+  model         the values a ruling reads and changes, and the game's constants
+  board_reader  ``board:`` and ``pawns:`` read into the model
+  reader        the rest of the scenario, and the action in question
+  rule modules  (they import the model, never a reader)
+    turns       which actions a side may take, Learn, reserve pawns, extra turns
+    hands       a player's cards: playing, drawing (and the reshuffle), drawing to five, cleanup
+    track       the Dark Arts Path: effect colours, the Marker advancing, Event Spaces, House Markers
+    movement    Explore: a card's allowance and the paths pawns take
+    encounters  who moved into whom: the House stun and the Dark Arts bump
+    bonus       bonus spaces: only ending a move there counts
+    replenish   Replenish, each side in its own order
+    victory     the Dark Arts win, the last-hand phase, the draw
+  drawing       a small text picture of the board, for the ruling shown in full
 """
 
 from __future__ import annotations
 
-from rulesref.games.houses_vs_dark_arts.situation import SITUATION_KEYS, act, read_situation
-from rulesref.referee import Outcome, Trail
-from rulesref.ruling import Ruling
-from rulesref.scenario import Scenario, check_situation_keys
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from rulesref.games.houses_vs_dark_arts import drawing, movement, replenish, track, turns, victory
+from rulesref.games.houses_vs_dark_arts.model import Advance, Check, Explore, Learn, Replenish, Situation
+from rulesref.games.houses_vs_dark_arts.reader import SITUATION_KEYS, read_situation
+from rulesref.ruling import Illegal, Outcome, Ruling, Scenario, Trail, Undetermined
+
+RULES: dict[type, Callable[[Situation, Trail, Any], Outcome]] = {
+    Explore: movement.explore,
+    Replenish: replenish.replenish,
+    Learn: turns.learn,
+    Advance: track.advance_action,
+    Check: victory.check,
+}
+"""The rule module that rules on each action."""
 
 
 class HousesVsDarkArts:
@@ -29,14 +44,22 @@ class HousesVsDarkArts:
     situation_keys = SITUATION_KEYS
 
     def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
-        check_situation_keys(scenario, SITUATION_KEYS, required=("action",))
-        situation = read_situation(scenario)
-        return act(situation, trail)
+        scenario.check_keys(SITUATION_KEYS, required=("action",))
+        situation, action = read_situation(scenario)
+        trail.unchanged = situation.to_state()  # what an illegal ruling reports
+        try:
+            outcome = RULES[type(action)](situation, trail, action)
+        except Illegal as refusal:
+            outcome = trail.settle(refusal)
+        except Undetermined as open_question:
+            outcome = trail.close(open_question)
+        if trail.picture and "board" in scenario.doc.data:
+            outcome = replace(outcome, picture=drawing.draw(situation.board, scenario.doc.data, outcome.state))
+        return outcome
 
     def draw(self, ruling: Ruling) -> str | None:
-        from rulesref.games.houses_vs_dark_arts.drawing import draw
-
-        return draw(ruling)
+        """The ruling's picture (the older way the renderer asked for it)."""
+        return ruling.picture
 
 
 ENGINE = HousesVsDarkArts()

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rulesref.games.houses_vs_dark_arts import hands, turns
-from rulesref.games.houses_vs_dark_arts.board import Bonus
-from rulesref.games.houses_vs_dark_arts.situation import HOUSE, Move
-from rulesref.referee import Trail
-
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
+from rulesref.games.houses_vs_dark_arts.model import HOUSE, Bonus, Move, Situation
+from rulesref.ruling import Trail
 
 SAYS = {
     Bonus.ACQUIRE: "acquire a card",
@@ -39,7 +33,7 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         return
     if first_of_two:
         # open.split-bonus: does the first pawn of a split card take its bonus?
-        option = trail.interpret(
+        option = trail.reading(
             "split-bonus",
             f"{pawn.id} stops on the bonus space {move.end} with the first part "
             "of a split card, before the second move.",

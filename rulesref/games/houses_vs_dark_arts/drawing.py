@@ -10,42 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesref.errors import RulesrefError
-from rulesref.games.houses_vs_dark_arts.board import Board, read_board
-from rulesref.ruling import Ruling
-from rulesref.source import Loaded
+from rulesref.games.houses_vs_dark_arts.model import COLUMNS, Board
 
-_COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 _MARKS = (("#", "protected"), ("+", "bonus"), ("^", "fly-off"), ("~", "passage"), ("*", "path"))
 
 
-_BOARDS: dict[int, tuple[Any, Board]] = {}
-"""Boards already read by the referee, by the identity of the scenario data (saves a re-read)."""
-_KEEP = 4096
-
-
-def remember(data: Any, board: Board) -> None:
-    """Keep the board the referee read, for the drawing of the same ruling."""
-    if len(_BOARDS) >= _KEEP:
-        _BOARDS.pop(next(iter(_BOARDS)))
-    _BOARDS[id(data)] = (data, board)
-
-
-def draw(ruling: Ruling) -> str | None:
-    """The board of a Houses vs. Dark Arts ruling, or None when there is nothing to draw."""
-    data = ruling.situation
-    if not isinstance(data, dict) or "board" not in data:
-        return None
-    kept = _BOARDS.get(id(data))
-    board = kept[1] if kept is not None and kept[0] is data else None
-    if board is None:
-        try:
-            board = read_board(Loaded(data, ruling.file, {}, {}))
-        except RulesrefError:
-            return None
-    pawns = _pawns(ruling.state.get("pawns") or data.get("pawns") or {})
-    trail = _trail(data)
-    return picture(board, pawns, trail)
+def draw(board: Board, data: dict[str, Any], state: dict[str, Any]) -> str:
+    """The board of a ruling: the pawns where ``state`` (else the scenario ``data``) puts them, the moves written."""
+    return picture(board, _pawns(state.get("pawns") or data.get("pawns") or {}), _trail(data))
 
 
 def picture(board: Board, pawns: dict[str, list[str]], trail: list[tuple[str, list[str]]]) -> str:
@@ -55,25 +27,25 @@ def picture(board: Board, pawns: dict[str, list[str]], trail: list[tuple[str, li
     width = min(width, 6)
     lines: list[str] = []
     if board.columns:
-        lines.append("    " + "".join(_COLUMNS[c].center(width) + " " for c in range(board.columns)).rstrip())
+        lines.append("    " + "".join(COLUMNS[c].center(width) + " " for c in range(board.columns)).rstrip())
         for row in range(1, board.rows + 1):
             cells = ""
             for col in range(board.columns):
-                here = f"{_COLUMNS[col]}{row}"
+                here = f"{COLUMNS[col]}{row}"
                 cells += _cell(board, here, pawns, path).center(width)
                 if col + 1 < board.columns:
-                    cells += _between(board, here, f"{_COLUMNS[col + 1]}{row}", "|", ":", " ")
+                    cells += _between(board, here, f"{COLUMNS[col + 1]}{row}", "|", ":", " ")
             lines.append(f"{row:>3} {cells}".rstrip())
             if row < board.rows:
                 under = " ".join(
                     _between(
-                        board, f"{_COLUMNS[c]}{row}", f"{_COLUMNS[c]}{row + 1}", "-" * width, "." * width, " " * width
+                        board, f"{COLUMNS[c]}{row}", f"{COLUMNS[c]}{row + 1}", "-" * width, "." * width, " " * width
                     )
                     for c in range(board.columns)
                 )
                 if under.strip():
                     lines.append(f"    {under}".rstrip())
-    grid = {f"{_COLUMNS[c]}{r}" for c in range(board.columns) for r in range(1, board.rows + 1)}
+    grid = {f"{COLUMNS[c]}{r}" for c in range(board.columns) for r in range(1, board.rows + 1)}
     for space in board.spaces:
         if space in grid or (space == board.great_hall and not board.neighbours[space] and not pawns.get(space)):
             continue

@@ -6,15 +6,9 @@ pawn (encounter.no-duel). Passing through is movement's question (open.pass-thro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from rulesref.games.houses_vs_dark_arts import path as path_mod
-from rulesref.games.houses_vs_dark_arts.board import RESERVE
-from rulesref.games.houses_vs_dark_arts.situation import DARK_ARTS, HOUSE, Explore, Illegal, Move, Pawn
-from rulesref.referee import Trail
-
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
+from rulesref.games.houses_vs_dark_arts import track
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, RESERVE, Explore, Move, Pawn, Situation
+from rulesref.ruling import Trail
 
 
 def resolve(s: Situation, trail: Trail, ex: Explore, move: Move) -> None:
@@ -58,7 +52,7 @@ def stun(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn])
     target = there[0]
     if target.stunned:
         # open.pass-through: ending on a Dark Arts pawn that is already stunned
-        option = trail.interpret("stun-stunned", f"{target.id} on {pawn.at} is already stunned.")
+        option = trail.reading("stun-stunned", f"{target.id} on {pawn.at} is already stunned.")
         if option == "no-encounter":
             return
     # encounter.stun: both pawns are laid on their sides
@@ -90,7 +84,7 @@ def relocate(s: Situation, trail: Trail, ex: Explore, target: Pawn) -> None:
         ]
         if closed:
             # open.stun-placement: the board restrictions on the placement (reading stun-placement)
-            trail.interpret(
+            trail.reading(
                 "stun-placement",
                 f"The placement obeys the board restrictions on a Dark Arts pawn, which close "
                 f"{', '.join(closed)} to the stunned {target.id}.",
@@ -101,7 +95,7 @@ def relocate(s: Situation, trail: Trail, ex: Explore, target: Pawn) -> None:
             return
         chosen = open_[0]
     elif not _placement_ok(s, trail, target, space, chosen):
-        raise Illegal(f"the stunned {target.id} cannot be put on {chosen}")
+        raise trail.refuse(f"the stunned {target.id} cannot be put on {chosen}")
     target.at = chosen
     trail.rule(
         "encounter.stun-relocate", f"The House player puts the stunned {target.id} on {chosen}, next to {space}."
@@ -121,14 +115,14 @@ def _placement_ok(s: Situation, trail: Trail, target: Pawn, space: str, to: str)
     # open.stun-placement: "the board restrictions" the placement obeys are a reading (both
     # options bar walls and Protected Areas; they differ on obstacles and bonus spaces)
     if board.wall(space, to):
-        trail.interpret(
+        trail.reading(
             "stun-placement",
             f"A castle wall stands between {space} and {to}: the stunned pawn cannot be put across it.",
             clause="move.walls",
         )
         return False
     if to in board.protected:
-        trail.interpret(
+        trail.reading(
             "stun-placement",
             f"{to} is a Protected Area, which a Dark Arts pawn may not enter: the stunned pawn cannot be put there.",
             clause="board.protected-areas",
@@ -136,37 +130,37 @@ def _placement_ok(s: Situation, trail: Trail, target: Pawn, space: str, to: str)
         return False
     kind = board.obstacle(space, to)
     if kind is not None or to in board.bonus:
-        what = f"across the {kind} obstacle" if kind else f"onto the bonus space {to}"
-        strict = trail.choice("stun-placement") == "strict"
-        because = (
-            "under the strict reading that bars it"
-            if strict
-            else (
-                "a Dark Arts pawn ignores obstacles, so that does not bar it"
-                if kind
-                else "the printed rules put no restriction on bonus spaces (and a Dark Arts pawn takes no bonus)"
-            )
+        what = f"The House player would put {target.id} " + (
+            f"across the {kind} obstacle" if kind else f"onto the bonus space {to}"
         )
-        trail.interpret("stun-placement", f"The House player would put {target.id} {what}: {because}.")
-        if strict:
+        lenient = (
+            "a Dark Arts pawn ignores obstacles, so that does not bar it"
+            if kind
+            else "the printed rules put no restriction on bonus spaces (and a Dark Arts pawn takes no bonus)"
+        )
+        option = trail.reading(
+            "stun-placement",
+            {"strict": f"{what}: under the strict reading that bars it.", "dark-arts-step": f"{what}: {lenient}."},
+        )
+        if option == "strict":
             return False
     others = [p.id for p in s.at(to, but=target.id)]
     if others:
         # open.stun-placement: may it be put on an occupied space?
-        option = trail.interpret("stun-onto-pawn", f"{to} holds {', '.join(others)}.")
+        option = trail.reading("stun-onto-pawn", f"{to} holds {', '.join(others)}.")
         if option == "empty-only":
             return False
     # open.great-hall: may Dark Arts pawns be in the Great Hall?
     return not (
         to == board.great_hall
         and to not in board.protected
-        and trail.interpret("great-hall-dark-arts", f"{to} is the Great Hall.") == "protected"
+        and trail.reading("great-hall-dark-arts", f"{to} is the Great Hall.") == "protected"
     )
 
 
 def _no_space(s: Situation, trail: Trail, target: Pawn, space: str) -> None:
     # open.stun-no-space: no adjacent space can take the stunned pawn
-    option = trail.interpret("stun-no-space", f"No adjacent space of {space} can take the stunned {target.id}.")
+    option = trail.reading("stun-no-space", f"No adjacent space of {space} can take the stunned {target.id}.")
     if option == "reserve":
         target.at, target.stunned = RESERVE, False
     s.told.append(f"{target.id} {'goes to the reserve' if option == 'reserve' else 'stays on ' + space}")
@@ -179,7 +173,7 @@ def bump(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn])
     """Great Hall, reserve, House Marker, then the acquisition (once a turn)."""
     victim = _victim(s, trail, ex, pawn, there)
     # open.bump-stunned: is a stunned House pawn bumped?
-    if victim.stunned and trail.interpret("bump-stunned", f"{victim.id} is stunned.") == "no-bump":
+    if victim.stunned and trail.reading("bump-stunned", f"{victim.id} is stunned.") == "no-bump":
         return
     space = pawn.at
     trail.rule("bump.bump", f"{pawn.id} bumps {victim.id} on {space}.")
@@ -187,7 +181,7 @@ def bump(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn])
     victim.at = s.board.great_hall
     trail.rule("bump.great-hall", f"{victim.id} goes to the Great Hall ({victim.at}).")
     # open.great-hall: stunned or not on arrival
-    if trail.interpret("great-hall-stunned", f"{victim.id} arrives in the Great Hall.") == "stunned":
+    if trail.reading("great-hall-stunned", f"{victim.id} arrives in the Great Hall.") == "stunned":
         victim.stunned = True
     # bump.reserve: the attacker leaves the board
     pawn.at, pawn.stunned = RESERVE, False
@@ -229,7 +223,7 @@ def _marker(s: Situation, trail: Trail, victim: Pawn) -> None:
     s.facts["marker-taken"] = house
     if da is not None:
         da.markers.append(house)
-        path_mod.complete_marker_set(s, trail)
+        track.complete_marker_set(s, trail)
 
 
 def _acquire(s: Situation, trail: Trail) -> None:

@@ -2,36 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HAND_TARGET, Situation, cap_name, name
+from rulesref.games.houses_vs_dark_arts.turns import in_last_hands
+from rulesref.ruling import Trail
 
-from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, cap_name, in_last_hands, name, refuse
-from rulesref.referee import Outcome, Trail
-
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
-
-HAND_TARGET = 5
-"""Draw to five: the hand total a Replenish (and the last-hand phase) draws up to."""
 NO_ADVANCE_CAUSES = ("event", "library-book", "bonus")
 """Draws that never move the Dark Arts Marker (draw.no-advance)."""
 
 
-def play_card(s: Situation, trail: Trail, who: str) -> Outcome | None:
-    """A card leaves the hand to be played (it is discarded at the end of the turn). None: played."""
+def play_card(s: Situation, trail: Trail, who: str) -> None:
+    """A card leaves the hand to be played (it is discarded at the end of the turn); Illegal with none in hand."""
     player = s.players.get(who)
     if player is None:
-        return None
+        return
     if player.hand < 1:
-        return refuse(
-            s,
-            trail,
+        raise trail.illegal(
             "action.dark-arts-explore" if who == DARK_ARTS else "open.house-explore",
             f"{cap_name(who)} has no card in hand to play.",
         )
     player.hand -= 1
     if s.turn is not None:
         s.turn.played += 1
-    return None
 
 
 def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
@@ -44,7 +35,7 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     who_name = cap_name(who)
     if cause in NO_ADVANCE_CAUSES:
         # draw.no-advance: these draws leave the Dark Arts Marker where it is
-        trail.rule("draw.no-advance", f"Drawing because of {_cause_words(cause)} does not move the Dark Arts Marker.")
+        trail.rule("draw.no-advance", f"Drawing because of {cause_words(cause)} does not move the Dark Arts Marker.")
     player = s.players.get(who)
     if player is None or n <= 0:
         return 0
@@ -52,19 +43,19 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     player.deck -= drawn
     if drawn < n and player.discard > 0:
         # open.last-hand: whether the discard pile is still reshuffled in the last-hand phase
-        if in_last_hands(s) and trail.choice("last-hand-reshuffle") == "no":
-            trail.interpret(
+        if in_last_hands(s):
+            option = trail.reading(
                 "last-hand-reshuffle",
-                f"{who_name}'s deck is empty in the last-hand phase: no reshuffle now, "
-                f"so the draw stops after {drawn} card(s).",
+                {
+                    "no": f"{who_name}'s deck is empty in the last-hand phase: no reshuffle now, "
+                    f"so the draw stops after {drawn} card(s).",
+                    "yes": "The last-hand phase does not stop the reshuffle.",
+                },
                 clause="open.last-hand",
             )
-            player.hand += drawn
-            return drawn
-        if in_last_hands(s):
-            trail.interpret(
-                "last-hand-reshuffle", "The last-hand phase does not stop the reshuffle.", clause="open.last-hand"
-            )
+            if option == "no":
+                player.hand += drawn
+                return drawn
         # draw.reshuffle: the discard pile, shuffled, becomes the new draw deck
         trail.rule(
             "draw.reshuffle",
@@ -99,15 +90,13 @@ def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
     )
     if player.hand > HAND_TARGET:
         # open.hand-limit: is there a maximum hand size?
-        option = trail.choice("hand-limit")
-        trail.interpret(
+        option = trail.reading(
             "hand-limit",
-            f"{cap_name(who)} holds more than {HAND_TARGET}: "
-            + (
-                "no hand limit applies, so all are kept."
-                if option == "no-limit"
-                else f"the hand is discarded down to {HAND_TARGET}."
-            ),
+            {
+                "no-limit": f"{cap_name(who)} holds more than {HAND_TARGET}: no hand limit applies, so all are kept.",
+                "discard-to-five": f"{cap_name(who)} holds more than {HAND_TARGET}: "
+                f"the hand is discarded down to {HAND_TARGET}.",
+            },
             clause="open.hand-limit",
         )
         if option == "discard-to-five":
@@ -129,5 +118,5 @@ def cleanup(s: Situation, trail: Trail, who: str, played: int) -> None:
         s.turn.played = max(0, s.turn.played - played)
 
 
-def _cause_words(cause: str) -> str:
+def cause_words(cause: str) -> str:
     return {"event": "an event", "library-book": "a Library Book effect", "bonus": "a bonus space"}.get(cause, cause)

@@ -10,28 +10,21 @@ changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from rulesref.games.houses_vs_dark_arts import bonus, encounters, hands, turns
-from rulesref.games.houses_vs_dark_arts import path as path_mod
-from rulesref.games.houses_vs_dark_arts.board import RESERVE
-from rulesref.games.houses_vs_dark_arts.situation import (
+from rulesref.games.houses_vs_dark_arts import bonus, encounters, hands, track, turns
+from rulesref.games.houses_vs_dark_arts.model import (
     DARK_ARTS,
     HOUSE,
+    RESERVE,
     Card,
     Explore,
-    Illegal,
     Move,
+    PathStep,
     Pawn,
-    Step,
+    Situation,
     Via,
-    read_explore,
 )
-from rulesref.referee import Outcome, Trail
-from rulesref.ruling import Verdict
-
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
+from rulesref.ruling import Outcome, Trail, Verdict
 
 
 @dataclass
@@ -54,35 +47,26 @@ class Run:
         return self.explore.card
 
 
-def explore(s: Situation, trail: Trail) -> Outcome:
+def explore(s: Situation, trail: Trail, ex: Explore) -> Outcome:
     """Rule on an Explore: the card's movement for one or two pawns, and what the moves bring."""
-    ex = read_explore(s)
-    before = s.to_state()
     run = Run(ex, _side(s, ex))
-    refused = turns.may_explore(s, trail, ex)
-    if refused is not None:
-        return refused
+    turns.may_explore(s, trail, ex)
     if ex.earlier and s.turn is not None and s.turn.played < ex.earlier:
         s.turn.played = ex.earlier  # the earlier cards of this Explore were played this turn
     who = s.turn.who if s.turn is not None else (DARK_ARTS if run.side == DARK_ARTS else _house_of(s, ex))
     if ex.card is not None and who is not None:
-        refused = hands.play_card(s, trail, who)
-        if refused is not None:
-            return refused
-    try:
-        share_out(s, trail, run)
-        for i, move in enumerate(ex.moves):
-            walk(s, trail, run, move)
-            encounters.resolve(s, trail, run.explore, move)
-            bonus.resolve(s, trail, move, first_of_two=_first_of_two(ex, i))
-        if not ex.moves:
-            trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
-            s.told.append("no pawn moves")
-            if ex.card is not None:
-                # a card played with no move is played for its effect, which must be unlocked
-                _effect_usable(s, trail, run, "played for its effect alone")
-    except Illegal as refusal:
-        return Outcome(Verdict.ILLEGAL, refusal.summary, before)
+        hands.play_card(s, trail, who)
+    share_out(s, trail, run)
+    for i, move in enumerate(ex.moves):
+        walk(s, trail, run, move)
+        encounters.resolve(s, trail, run.explore, move)
+        bonus.resolve(s, trail, move, first_of_two=_first_of_two(ex, i))
+    if not ex.moves:
+        trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
+        s.told.append("no pawn moves")
+        if ex.card is not None:
+            # a card played with no move is played for its effect, which must be unlocked
+            _effect_usable(s, trail, run, "played for its effect alone")
     if ex.card is not None and who is not None and (who in s.players or s.turn is not None):
         hands.cleanup(s, trail, who, s.turn.played if s.turn is not None and s.turn.played else 1)
     return Outcome(Verdict.LEGAL, "; ".join(s.told) + ".", s.to_state())
@@ -115,12 +99,12 @@ def share_out(s: Situation, trail: Trail, run: Run) -> None:
     costs = [m.cost for m in moves]
     if len(card.parts) == 1:
         if len(moves) > 1:
-            trail.rule(
+            raise trail.illegal(
                 "move.split",
                 f"Only a split card (such as 3 + 3) shares its movement between two pawns; "
                 f"a {card.text()} moves one pawn.",
+                f"a {card.text()} card moves one pawn, not {len(moves)} moves",
             )
-            raise Illegal(f"a {card.text()} card moves one pawn, not {len(moves)} moves")
         _within(trail, moves[0], card.total, f"the {card.text()} card")
         return
     if len(moves) == 1:
@@ -129,31 +113,34 @@ def share_out(s: Situation, trail: Trail, run: Run) -> None:
         _within(trail, moves[0], card.total, f"the {card.text()} card")
         return
     if len(moves) > 2:
-        trail.rule("move.split", f"A {card.text()} card moves one pawn, or two different pawns; not {len(moves)}.")
-        raise Illegal(f"a {card.text()} card cannot be shared among {len(moves)} moves")
+        raise trail.illegal(
+            "move.split",
+            f"A {card.text()} card moves one pawn, or two different pawns; not {len(moves)}.",
+            f"a {card.text()} card cannot be shared among {len(moves)} moves",
+        )
     a, b = card.parts
     if moves[0].pawn == moves[1].pawn:
         trail.rule("move.split", f"A {card.text()} card moves one pawn up to {card.total}, or two different pawns.")
         # open.split-cards: may one pawn take the two parts as two moves?
-        option = trail.interpret(
+        option = trail.reading(
             "split-one-pawn",
             f"{moves[0].pawn} is moved twice with one {card.text()} card ({costs[0]}, then {costs[1]}).",
             clause="open.split-cards",  # the step names the open question it settles
         )
         if option == "single-move":
-            raise Illegal(
+            raise trail.refuse(
                 f"{moves[0].pawn} cannot move {costs[0]}, stop and move {costs[1]} with a {card.text()} "
                 f"card: one pawn makes one move of up to {card.total}"
             )
     else:
         trail.rule("move.split", f"A {card.text()} card may move two different pawns, up to {a} and {b} spaces.")
     if not ((costs[0] <= a and costs[1] <= b) or (costs[0] <= b and costs[1] <= a)):
-        trail.rule(
+        raise trail.illegal(
             "move.split",
             f"Moving {costs[0]} and {costs[1]} is not a division of {card.text()}: each pawn "
             f"gets at most its own part.",
+            f"a {card.text()} card cannot be split {costs[0]} and {costs[1]}",
         )
-        raise Illegal(f"a {card.text()} card cannot be split {costs[0]} and {costs[1]}")
     if costs[0] + costs[1] < card.total:
         trail.rule(
             "move.fewer-points",
@@ -167,12 +154,12 @@ def _within(trail: Trail, move: Move, allowance: int, what: str) -> None:
             if step.via is Via.PASSAGE:
                 # move.passage-cost: a passage is paid for like a step
                 trail.rule("move.passage-cost", f"The Secret Passageway to {step.to} counts 1 movement point.")
-        trail.rule(
+        raise trail.illegal(
             "move.fewer-points",
             f"{move.pawn}'s path costs {move.cost} points but {what} gives at most "
             f"{allowance}: the card's number is a maximum.",
+            f"{move.pawn} cannot move {move.cost} with {what} (at most {allowance})",
         )
-        raise Illegal(f"{move.pawn} cannot move {move.cost} with {what} (at most {allowance})")
     # move.fewer-points: the card's number is an upper limit
     fewer = "; using fewer is allowed" if move.cost < allowance else ""
     trail.rule("move.fewer-points", f"{move.pawn} uses {move.cost} of the {allowance} points{fewer}.")
@@ -187,11 +174,11 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     steps = move.steps
     # move.stunned: a stunned pawn is not moved by movement or by effects
     if pawn.stunned:
-        trail.rule(
+        raise trail.illegal(
             "move.stunned",
             f"{pawn.id} is stunned, so neither the card's movement nor its effects can move it until it is revived.",
+            f"{pawn.id} is stunned and cannot move",
         )
-        raise Illegal(f"{pawn.id} is stunned and cannot move")
     if pawn.side != run.side:
         raise trail.undetermined(
             "open.move-other-side",
@@ -207,7 +194,7 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     if pawn.at == RESERVE:
         # open.reserve-deployment: how a reserve pawn comes onto the board is a reading
         if turns.deploy(s, trail, pawn.id) != "by-explore" or not steps:
-            raise Illegal(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
+            raise trail.refuse(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
         _enter(s, trail, pawn, steps[0].to, "placed")
         pawn.at, steps = steps[0].to, steps[1:]
     seen = run.visited.setdefault(pawn.id, [pawn.at])
@@ -231,27 +218,34 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     s.told.append(f"{pawn.id} moves {move.route()} ({move.cost} point{'s' if move.cost != 1 else ''})")
 
 
-def _step(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: Step, *, last: bool = True) -> None:
+def _step(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: PathStep, *, last: bool = True) -> None:
     """An ordinary step: full border, no wall, obstacles by side, Protected Areas."""
     board, to = s.board, step.to
     if not board.adjacent(here, to):
         if board.corner(here, to):
             # board.corners: a corner contact is not a border
-            trail.rule(
-                "board.corners", f"{here} and {to} touch only at a corner, so {pawn.id} cannot step between them."
+            raise trail.illegal(
+                "board.corners",
+                f"{here} and {to} touch only at a corner, so {pawn.id} cannot step between them.",
+                f"{pawn.id} cannot step diagonally from {here} to {to}",
             )
-            raise Illegal(f"{pawn.id} cannot step diagonally from {here} to {to}")
         # board.adjacency: a step crosses a full shared border
-        trail.rule("board.adjacency", f"{here} and {to} do not share a border, so {to} is not one step from {here}.")
-        raise Illegal(f"{to} is not adjacent to {here}")
+        raise trail.illegal(
+            "board.adjacency",
+            f"{here} and {to} do not share a border, so {to} is not one step from {here}.",
+            f"{to} is not adjacent to {here}",
+        )
     if board.wall(here, to):
         if pawn.side == DARK_ARTS or "obstacle" in run.card.allows:
             # board.wall-not-obstacle: what passes obstacles does not pass walls
             who = "the Dark Arts exemption" if pawn.side == DARK_ARTS else "the card's obstacle effect"
             trail.rule("board.wall-not-obstacle", f"A castle wall is not an obstacle, so {who} does not help.")
         # move.walls: a castle wall is never a route, for any pawn
-        trail.rule("move.walls", f"A castle wall stands between {here} and {to}: no pawn may cross it.")
-        raise Illegal(f"{pawn.id} cannot cross the wall between {here} and {to}")
+        raise trail.illegal(
+            "move.walls",
+            f"A castle wall stands between {here} and {to}: no pawn may cross it.",
+            f"{pawn.id} cannot cross the wall between {here} and {to}",
+        )
     kind = board.obstacle(here, to)
     if kind is not None:
         _obstacle(s, trail, run, pawn, here, to, kind)
@@ -269,35 +263,35 @@ def _obstacle(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, to: s
     card = run.card
     if "obstacle" not in card.allows:
         # move.obstacles-house: only an applicable card effect gets a House pawn across
-        trail.rule(
+        raise trail.illegal(
             "move.obstacles-house",
             f"A {kind} obstacle stands between {here} and {to}, and the card has no effect that crosses obstacles.",
+            f"{pawn.id} cannot cross the {kind} obstacle between {here} and {to} without a card effect",
         )
-        raise Illegal(f"{pawn.id} cannot cross the {kind} obstacle between {here} and {to} without a card effect")
     if card.obstacle_types and kind not in card.obstacle_types:
-        trail.rule(
+        raise trail.illegal(
             "move.obstacles-house",
             f"The card's effect crosses {', '.join(sorted(card.obstacle_types))}, "
             f"which does not apply to the {kind} obstacle between {here} and {to}.",
+            f"the card's effect does not apply to the {kind} obstacle between {here} and {to}",
         )
-        raise Illegal(f"the card's effect does not apply to the {kind} obstacle between {here} and {to}")
     if not card.obstacle_types:
         # open.obstacle-cards: must the effect name the obstacle's type?
-        option = trail.interpret(
+        option = trail.reading(
             "obstacle-type",
             f"The card's effect crosses obstacles without naming a type; the "
             f"obstacle between {here} and {to} is a {kind}.",
         )
         if option == "named-type":
-            raise Illegal(f"the card's effect names no obstacle type, so it does not cover the {kind}")
+            raise trail.refuse(f"the card's effect names no obstacle type, so it does not cover the {kind}")
     run.crossings += 1
     if run.crossings > 1:
         # open.obstacle-cards: one crossing per effect, or every crossing?
-        option = trail.interpret(
+        option = trail.reading(
             "obstacle-crossings", f"This is obstacle crossing number {run.crossings} with the same card effect."
         )
         if option == "one-crossing":
-            raise Illegal(f"one card effect covers one obstacle crossing; this is crossing {run.crossings}")
+            raise trail.refuse(f"one card effect covers one obstacle crossing; this is crossing {run.crossings}")
     _effect_usable(s, trail, run, "crossing obstacles")
     trail.rule(
         "move.obstacles-house", f"The card's effect lets {pawn.id} cross the {kind} obstacle between {here} and {to}."
@@ -316,8 +310,8 @@ def _effect_usable(s: Situation, trail: Trail, run: Run, use: str) -> None:
             f"the card's {colour} effect is used ({use})",
             hint="give path: {marker: N, orange: N, red: N} to tell whether it is unlocked",
         )
-    if not path_mod.unlocked(s, trail, colour):
-        raise Illegal(f"the card's {colour} effect ({use}) is not unlocked yet")
+    if not track.unlocked(s, trail, colour):
+        raise trail.refuse(f"the card's {colour} effect ({use}) is not unlocked yet")
 
 
 def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str, *, passing: bool = False) -> None:
@@ -331,7 +325,7 @@ def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str, *, passing
     if to in board.protected:
         if how == "fly":
             # open.fly-off: may a Dark Arts transfer land in a Protected Area?
-            option = trail.interpret("fly-off-protected", f"{pawn.id} would transfer into the Protected Area {to}.")
+            option = trail.reading("fly-off-protected", f"{pawn.id} would transfer into the Protected Area {to}.")
             if option == "allowed":
                 return
         else:
@@ -340,82 +334,97 @@ def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str, *, passing
                 "board.protected-areas",
                 f"{to} is a Protected Area: a Dark Arts pawn may neither enter nor pass through it.",
             )
-        raise Illegal(f"{pawn.id} cannot {'pass through' if passing else 'enter'} the Protected Area {to}")
+        raise trail.refuse(f"{pawn.id} cannot {'pass through' if passing else 'enter'} the Protected Area {to}")
     if to == board.great_hall:
         # open.great-hall: is the Great Hall closed to the Dark Arts?
-        option = trail.interpret(
+        option = trail.reading(
             "great-hall-dark-arts",
             f"{pawn.id} would enter the Great Hall ({to}), which the board does not mark as a Protected Area.",
         )
         if option == "protected":
-            raise Illegal(f"{pawn.id} cannot enter the Great Hall (reading great-hall-dark-arts=protected)")
+            raise trail.refuse(f"{pawn.id} cannot enter the Great Hall (reading great-hall-dark-arts=protected)")
 
 
-def _fly(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: Step, *, first: bool, last: bool) -> None:
+def _fly(
+    s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: PathStep, *, first: bool, last: bool
+) -> None:
     """A Fly Off transfer: the card must allow it; it costs nothing."""
     board, to = s.board, step.to
     if "fly-off" not in run.card.allows:
         # board.fly-off-points: no transfer without a card that allows it
-        trail.rule("board.fly-off-points", "The card played does not allow a Fly Off Point transfer.")
-        raise Illegal(f"{pawn.id} cannot fly off without a card that allows it")
+        raise trail.illegal(
+            "board.fly-off-points",
+            "The card played does not allow a Fly Off Point transfer.",
+            f"{pawn.id} cannot fly off without a card that allows it",
+        )
     if to == here:
-        trail.rule("board.fly-off-points", f"A transfer leaves {here} for another Fly Off Point, not the same one.")
-        raise Illegal(f"{pawn.id} cannot transfer from {here} to {here}")
+        raise trail.illegal(
+            "board.fly-off-points",
+            f"A transfer leaves {here} for another Fly Off Point, not the same one.",
+            f"{pawn.id} cannot transfer from {here} to {here}",
+        )
     for space in (here, to):
         if space not in board.fly_off:
-            trail.rule(
+            raise trail.illegal(
                 "board.fly-off-points",
                 f"{space} is not a Fly Off Point; a transfer goes from one Fly Off Point to another.",
+                f"{space} is not a Fly Off Point",
             )
-            raise Illegal(f"{space} is not a Fly Off Point")
     if pawn.side == HOUSE:
         # open.fly-off: may House pawns use Fly Off Points at all?
-        option = trail.interpret("fly-off-sides", f"{pawn.id} is a House pawn using a Fly Off Point.")
+        option = trail.reading("fly-off-sides", f"{pawn.id} is a House pawn using a Fly Off Point.")
         if option == "dark-arts-only":
-            raise Illegal(f"{pawn.id} is a House pawn; Fly Off Points are for the Dark Arts (reading)")
+            raise trail.refuse(f"{pawn.id} is a House pawn; Fly Off Points are for the Dark Arts (reading)")
     if not first:
         # open.fly-off: must the transfer begin the move?
-        option = trail.interpret(
+        option = trail.reading(
             "fly-off-start", f"{pawn.id} reaches the Fly Off Point {here} during its move and then transfers."
         )
         if option == "start-only":
-            raise Illegal(f"{pawn.id} must start its move on the Fly Off Point to transfer")
+            raise trail.refuse(f"{pawn.id} must start its move on the Fly Off Point to transfer")
     if not last:
         # open.fly-off: may the pawn go on moving after the transfer?
-        option = trail.interpret("fly-off-continue", f"{pawn.id} keeps moving after the transfer to {to}.")
+        option = trail.reading("fly-off-continue", f"{pawn.id} keeps moving after the transfer to {to}.")
         if option == "ends-move":
-            raise Illegal(f"{pawn.id}'s move ends with the transfer to {to}")
+            raise trail.refuse(f"{pawn.id}'s move ends with the transfer to {to}")
     _effect_usable(s, trail, run, "Fly Off")
     _enter(s, trail, pawn, to, "fly")
     # move.fly-off-cost: the transfer is free
     trail.rule("move.fly-off-cost", f"{pawn.id} transfers from {here} to {to} for 0 movement points.")
 
 
-def _passage(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: Step) -> None:
+def _passage(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: PathStep) -> None:
     """A Secret Passageway: House only, card required, 1 point, paired entrances."""
     to = step.to
     if pawn.side == DARK_ARTS:
         # move.passage-house-only: no card opens a passage to the Dark Arts
-        trail.rule(
-            "move.passage-house-only", f"{pawn.id} is a Dark Arts pawn: Secret Passageways are for House pawns only."
+        raise trail.illegal(
+            "move.passage-house-only",
+            f"{pawn.id} is a Dark Arts pawn: Secret Passageways are for House pawns only.",
+            f"{pawn.id} cannot use a Secret Passageway",
         )
-        raise Illegal(f"{pawn.id} cannot use a Secret Passageway")
     if "passage" not in run.card.allows:
         # move.passage-cost: the card in use must permit the passage
-        trail.rule("move.passage-cost", "The card played does not allow using a Secret Passageway.")
-        raise Illegal(f"{pawn.id} cannot use a Secret Passageway without a card that allows it")
+        raise trail.illegal(
+            "move.passage-cost",
+            "The card played does not allow using a Secret Passageway.",
+            f"{pawn.id} cannot use a Secret Passageway without a card that allows it",
+        )
     pair = s.board.passages.get(here)
     if pair is None or pair[1] != to:
         # board.secret-passageways: a passage links the two entrances of one colour
         where = f"{here}'s passage ({pair[0]}) leads to {pair[1]}" if pair else f"{here} is not a passage entrance"
-        trail.rule("board.secret-passageways", f"{where}; a passage links two entrances with the same coloured symbol.")
-        raise Illegal(f"no Secret Passageway leads from {here} to {to}")
+        raise trail.illegal(
+            "board.secret-passageways",
+            f"{where}; a passage links two entrances with the same coloured symbol.",
+            f"no Secret Passageway leads from {here} to {to}",
+        )
     _effect_usable(s, trail, run, "Secret Passageway")
     # move.passage-cost: 1 movement point
     trail.rule("move.passage-cost", f"{pawn.id} takes the {pair[0]} passage from {here} to {to} for 1 movement point.")
 
 
-def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str], step: Step) -> None:
+def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str], step: PathStep) -> None:
     """House pawns may not backtrack this turn (move.no-backtrack); its meaning is a reading."""
     if pawn.side != HOUSE:
         return
@@ -423,7 +432,7 @@ def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str]
     if to in seen:
         if step.via is not Via.WALK:
             # open.passage-backtrack: does a transfer count for backtracking?
-            option = trail.interpret(
+            option = trail.reading(
                 "transfer-backtrack",
                 f"{pawn.id}'s {step.via.value} transfer returns it to {to}, where it has already been this turn.",
             )
@@ -431,29 +440,29 @@ def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str]
                 return
         if len(seen) >= 2 and seen[-2] == to:
             # move.no-backtrack: straight back to the space just left is backtracking on any reading
-            trail.rule(
+            raise trail.illegal(
                 "move.no-backtrack",
                 f"{pawn.id} would go straight back from {seen[-1]} to {to}: a House "
                 "pawn may not backtrack in the same turn.",
+                f"{pawn.id} cannot backtrack from {seen[-1]} to {to}",
             )
-            raise Illegal(f"{pawn.id} cannot backtrack from {seen[-1]} to {to}")
         trail.rule("move.no-backtrack", f"{pawn.id} is a House pawn: it may not backtrack in the same turn.")
-        option = trail.interpret(
+        option = trail.reading(
             "backtrack",
             f"{pawn.id} would re-enter {to}, which it already visited this turn (not the space it just left).",
             clause="open.backtrack-meaning",  # the step names the open question it settles
         )
         if option == "no-revisit":
-            raise Illegal(f"{pawn.id} cannot re-enter {to}: that is backtracking (reading backtrack=no-revisit)")
+            raise trail.refuse(f"{pawn.id} cannot re-enter {to}: that is backtracking (reading backtrack=no-revisit)")
         return
     others = [p for p, spaces in run.visited.items() if p != pawn.id and s.pawns[p].side == HOUSE and to in spaces[1:]]
     if others and trail.choice("backtrack") == "no-revisit":
         # open.backtrack-meaning: does the ban reach across the pawns of one split card?
-        option = trail.interpret(
+        option = trail.reading(
             "backtrack-split", f"{pawn.id} enters {to}, which {others[0]} entered earlier with the same card."
         )
         if option == "shared":
-            raise Illegal(
+            raise trail.refuse(
                 f"{pawn.id} cannot enter {to}, already entered by {others[0]} (reading backtrack-split=shared)"
             )
 
@@ -465,9 +474,9 @@ def _pass_through(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
         return
     opposing = [p for p in there if p.side != pawn.side]
     names = ", ".join(p.id for p in there)
-    option = trail.interpret("pass-through", f"{pawn.id} moves on through {space}, which holds {names}.")
+    option = trail.reading("pass-through", f"{pawn.id} moves on through {space}, which holds {names}.")
     if option == "blocked" or (option == "opponents-block" and opposing):
-        raise Illegal(f"{pawn.id} cannot move through {space} ({names} there; reading pass-through={option})")
+        raise trail.refuse(f"{pawn.id} cannot move through {space} ({names} there; reading pass-through={option})")
 
 
 def _share(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
@@ -475,10 +484,10 @@ def _share(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
     friends = [p.id for p in s.at(space, but=pawn.id) if p.side == pawn.side]
     if not friends:
         return
-    option = trail.interpret(
+    option = trail.reading(
         "share-space", f"{pawn.id} ends its move on {space} with {', '.join(friends)} of its own side."
     )
     if option == "forbidden":
-        raise Illegal(
+        raise trail.refuse(
             f"{pawn.id} cannot end its move on {space} with {', '.join(friends)} (reading share-space=forbidden)"
         )

@@ -2,58 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
+from rulesref.games.houses_vs_dark_arts import track
 from rulesref.games.houses_vs_dark_arts.hands import draw_to_five
-from rulesref.games.houses_vs_dark_arts.turns import (
-    DARK_ARTS,
-    HOUSE,
-    _mapping,
-    count,
-    in_last_hands,
-    may_act,
-    name,
-    need_turn,
-    refuse,
-)
-from rulesref.referee import Outcome, Trail
-from rulesref.ruling import Verdict
-
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
-
-_REPLENISH_KEYS = ("discard",)
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, Pawn, Replenish, Situation, name
+from rulesref.games.houses_vs_dark_arts.turns import in_last_hands, may_act
+from rulesref.ruling import Outcome, Trail, Verdict
 
 
-def _discard_wanted(s: Situation) -> int | None:
-    """Cards to discard by choice; None stands for ``all``."""
-    body = s.body
-    if body is None or body == {}:
-        return 0
-    if not isinstance(body, dict):
-        raise s.doc.error(("action", "replenish"), "expected {} or {discard: N} (N a number, or all)")
-    _mapping(s.doc, ("action", "replenish"), body, _REPLENISH_KEYS)
-    n = body.get("discard", 0)
-    if n == "all":
-        return None
-    return count(s.doc, ("action", "replenish", "discard"), n)
-
-
-def replenish(s: Situation, trail: Trail) -> Outcome:
+def replenish(s: Situation, trail: Trail, replenish_: Replenish) -> Outcome:
     """Replenish for the side whose turn it is, in that side's order."""
-    turn = need_turn(s, "Replenish")
-    discard = _discard_wanted(s)
+    turn = s.turn
+    assert turn is not None, "the reader demands turn: for a Replenish"
+    discard = replenish_.discard
     # victory.no-replenish: once the last-hand phase starts, nobody Replenishes
     if in_last_hands(s):
-        return refuse(
-            s,
-            trail,
-            "victory.no-replenish",
-            "The last-hand phase has begun: Replenish is no longer allowed for anyone.",
+        raise trail.illegal(
+            "victory.no-replenish", "The last-hand phase has begun: Replenish is no longer allowed for anyone."
         )
-    refused = may_act(s, trail, "Replenish")
-    if refused is not None:
-        return refused
+    may_act(s, trail, "Replenish")
     if turn.side == DARK_ARTS:
         return _replenish_dark_arts(s, trail, discard)
     return _replenish_house(s, trail, turn.who, discard)
@@ -62,9 +30,7 @@ def replenish(s: Situation, trail: Trail) -> Outcome:
 def _replenish_dark_arts(s: Situation, trail: Trail, discard: int | None) -> Outcome:
     # replenish.dark-arts-no-discard: no optional discard for the Dark Arts
     if discard is None or discard > 0:
-        return refuse(
-            s,
-            trail,
+        raise trail.illegal(
             "replenish.dark-arts-no-discard",
             "The Dark Arts may not discard cards by choice when it Replenishes; it keeps its hand.",
         )
@@ -87,14 +53,12 @@ def _replenish_dark_arts(s: Situation, trail: Trail, discard: int | None) -> Out
 
 
 def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None) -> Outcome:
-    from rulesref.games.houses_vs_dark_arts import path
-
     player = s.players.get(house)
     who = name(house)
     discard = wanted if wanted is not None else (player.hand if player is not None else 0)
     if player is not None and discard > player.hand:
-        return refuse(
-            s, trail, "replenish.house-discard", f"{who} holds {player.hand} card(s) and cannot discard {discard}."
+        raise trail.illegal(
+            "replenish.house-discard", f"{who} holds {player.hand} card(s) and cannot discard {discard}."
         )
     # replenish.house-order: discard, draw, revive, advance, in that order
     trail.rule(
@@ -115,14 +79,14 @@ def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None)
     rest = f"; other houses' stunned pawns stay stunned ({', '.join(others)})" if others else ""
     trail.rule("replenish.house-order", f"{who} revives their own stunned pawns: {_names(revived)}{rest}.")
     trail.rule("replenish.house-advance", "Last step: the Dark Arts Marker advances 1 space.")
-    path.advance(s, trail, 1, "replenish")
+    track.advance(s, trail, 1, "replenish")
     marker = f"; Marker on space {s.path.marker}" if s.path is not None else ""
     return Outcome(
         Verdict.LEGAL, f"{who} Replenish: {_hand(s, house)}; revived {_names(revived)}{marker}.", s.to_state()
     )
 
 
-def _revive(s: Situation, whose: Any) -> list[str]:
+def _revive(s: Situation, whose: Callable[[Pawn], bool]) -> list[str]:
     revived = [p.id for p in s.pawns.values() if p.stunned and whose(p)]
     for pid in revived:
         s.pawns[pid].stunned = False

@@ -1,4 +1,4 @@
-"""The Dark Arts win, the end of the track, the last-hand phase and the draw. (helper B)
+"""The Dark Arts win, the end of the track, the last-hand phase and the draw.
 
 ``check:`` asks one question about the situation as it stands:
 
@@ -18,25 +18,11 @@ Every check adds ``result`` to the state: ``dark-arts``, ``houses``, ``draw`` or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
-from rulesref.games.houses_vs_dark_arts.path import ALL_HOUSES, COLOURS, unlocked
-from rulesref.games.houses_vs_dark_arts.turns import DARK_ARTS, HOUSE, name, need_turn
-from rulesref.referee import Outcome, Trail
-from rulesref.ruling import Verdict
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, Check, Situation, Track, name
+from rulesref.games.houses_vs_dark_arts.track import last_space, unlocked
+from rulesref.ruling import Outcome, Trail, Verdict
 
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
-
-CHECKS = ("victory", "draw", "end", "turn-end")
-_CHECK_ALIASES = {
-    "win": "victory",
-    "end-of-track": "end",
-    "game-end": "end",
-    "cleanup": "turn-end",
-    "end-turn": "turn-end",
-}
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
 _WHEN = {
@@ -46,8 +32,9 @@ _WHEN = {
 }
 
 
-def check(s: Situation, trail: Trail) -> Outcome:
-    kind, who = _read_check(s)
+def check(s: Situation, trail: Trail, check_: Check) -> Outcome:
+    """Rule on one ``check:`` question."""
+    kind, who = check_.kind, check_.who
     if kind == "effect":
         return _effect(s, trail, who)
     if kind == "victory" and who != DARK_ARTS:
@@ -59,7 +46,8 @@ def check(s: Situation, trail: Trail) -> Outcome:
             return Outcome(Verdict.LEGAL, "The Dark Arts has won.", s.to_state())
         return Outcome(Verdict.ILLEGAL, f"The Dark Arts has not won: {missing}.", s.to_state())
     if kind == "turn-end":
-        turn = need_turn(s, "check: turn-end")
+        turn = s.turn
+        assert turn is not None, "the reader demands turn: for check: turn-end"
         played = turn.played
         cleanup(s, trail, turn.who, played)
         whose = name(turn.who) + ("'" if turn.who == DARK_ARTS else "'s")
@@ -72,33 +60,6 @@ def check(s: Situation, trail: Trail) -> Outcome:
         return Outcome(Verdict.ILLEGAL, f"The game is not a draw ({_result_words(result)}).", s.to_state())
     words = _result_words(result)
     return Outcome(Verdict.LEGAL, words[:1].upper() + words[1:] + ".", s.to_state())
-
-
-def _read_check(s: Situation) -> tuple[str, str]:
-    from rulesref.errors import did_you_mean
-
-    body: Any = s.body
-    where = ("action", "check")
-    if isinstance(body, str):
-        body = _CHECK_ALIASES.get(body, body)
-        if body not in CHECKS:
-            raise s.doc.error(
-                where, f"unknown check {body!r}", hint=did_you_mean(body, CHECKS) or f"checks: {', '.join(CHECKS)}"
-            )
-        return body, DARK_ARTS
-    if isinstance(body, dict) and list(body) == ["effect"]:
-        colour = body["effect"]
-        if colour not in COLOURS:
-            raise s.doc.error((*where, "effect"), f"expected an effect colour: {', '.join(COLOURS)}, got {colour!r}")
-        return "effect", str(colour)
-    if isinstance(body, dict) and list(body) == ["victory"]:
-        who = body["victory"]
-        # without a houses: list any of the four may be named, as in players:
-        named = s.houses if s.doc.data.get("houses") is not None else [*s.houses, *ALL_HOUSES]
-        if who in (DARK_ARTS, HOUSE, "houses") or who in named:
-            return "victory", str(who)
-        raise s.doc.error((*where, "victory"), f"whose victory? dark-arts, house, or a house in play; got {who!r}")
-    raise s.doc.error(where, f"expected one of: {', '.join(CHECKS)}, {{victory: house}} or {{effect: orange}}")
 
 
 def _effect(s: Situation, trail: Trail, colour: str) -> Outcome:
@@ -167,16 +128,15 @@ def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
         trail.rule("victory.dark-arts", "The Dark Arts holds all 3 Progress Tokens.")
         return held
     # open.progress-tokens: how tokens are gained is not in the known pages
-    option = trail.choice("progress-tokens")
-    if option == "with-location-card" and has_card:
-        trail.interpret(
+    if trail.choice("progress-tokens") == "with-location-card" and has_card:
+        trail.reading(
             "progress-tokens",
             f"The Dark Arts is stated to hold {held} of 3 Progress Tokens, but it has taken the location card, "
             "which brings the final token with it: it holds all 3.",
             clause="open.location-card",  # the order of the final token and the card is that question
         )
         return 3
-    trail.interpret(
+    trail.reading(
         "progress-tokens",
         f"The Dark Arts holds {held} of 3 Progress Tokens, as stated; the referee adds none of its own.",
         clause="open.progress-tokens",
@@ -241,7 +201,7 @@ def _when_taken(s: Situation, card: str | int) -> str:
     return when
 
 
-def _later(track: Any, when: str) -> bool:
+def _later(track: Track, when: str) -> bool:
     reds = track.red_events()
     at = {
         "first-red": reds[0] if reds else None,
@@ -276,22 +236,25 @@ def _pawns_at_location(s: Situation, trail: Trail) -> int:
     stunned = [p.id for p in dark if p.stunned]
     if stunned:
         # open.location-stunned: does a stunned pawn count at the location?
-        option = trail.choice("stunned-at-location")
-        trail.interpret(
+        there = f"Stunned Dark Arts pawns at the location ({', '.join(stunned)}) "
+        option = trail.reading(
             "stunned-at-location",
-            f"Stunned Dark Arts pawns at the location ({', '.join(stunned)}) "
-            + ("still stand there, so they count." if option == "count" else "do not count."),
+            {"count": there + "still stand there, so they count.", "not-count": there + "do not count."},
             clause="open.location-stunned",
         )
         if option == "not-count":
             dark = [p for p in dark if not p.stunned]
     if len(spaces) > 1 and len({p.at for p in dark}) > 1:
         # open.location-card: is the location an area or one space?
-        option = trail.choice("location-area")
-        trail.interpret(
-            "location-area",
+        apart = (
             f"The location is an area ({', '.join(spaces)}) and the Dark Arts pawns there stand on different spaces: "
-            + ("all of them count as together." if option == "whole-area" else "only pawns sharing one space count."),
+        )
+        option = trail.reading(
+            "location-area",
+            {
+                "whole-area": apart + "all of them count as together.",
+                "one-space": apart + "only pawns sharing one space count.",
+            },
             clause="open.location-card",
         )
         if option == "one-space":
@@ -312,11 +275,13 @@ def _pawns_at_location(s: Situation, trail: Trail) -> int:
 
 def _house_victory(s: Situation, trail: Trail, who: str) -> Outcome:
     # open.house-victory: the House condition is missing from the known pages
-    option = trail.choice("house-victory")
-    trail.interpret(
-        "house-victory",
+    whether = (
         f"Whether {who.capitalize() if who in s.houses else 'the Houses'} have won: the House victory condition is "
-        "not in the known pages; the table " + ("agrees it is met." if option == "met" else "agrees it is not met."),
+        "not in the known pages; the table "
+    )
+    option = trail.reading(
+        "house-victory",
+        {"met": whether + "agrees it is met.", "not-met": whether + "agrees it is not met."},
         clause="open.house-victory",
     )
     if option == "met":
@@ -331,8 +296,6 @@ def _house_victory(s: Situation, trail: Trail, who: str) -> Outcome:
 
 def _end(s: Situation, trail: Trail) -> str:
     """Where the game stands: ``dark-arts``, ``draw``, or ``none`` (play goes on)."""
-    from rulesref.games.houses_vs_dark_arts.path import _last_space
-
     track = s.path
     phase = s.turn.phase if s.turn is not None else "normal"
     if s.turn is not None and s.turn.final_hands_out is not None:
@@ -348,7 +311,7 @@ def _end(s: Situation, trail: Trail) -> str:
                 f"The Marker is on space {track.marker} of {track.length}: the track has not ended and play goes on.",
             )
             return "none"
-        _last_space(s, trail)
+        last_space(s, trail)
         return "none"
     # victory.no-replenish: in the last-hand phase nobody Replenishes
     trail.rule("victory.no-replenish", "The last-hand phase is under way: no Replenish.")
@@ -376,15 +339,13 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
         )
         return turn.final_hands_out
     # open.last-hand: when exactly the final hands have run out
-    option = trail.choice("last-hand-end")
-    trail.interpret(
+    unsaid = "The scenario does not say whether the final hands have run out: "
+    option = trail.reading(
         "last-hand-end",
-        "The scenario does not say whether the final hands have run out: "
-        + (
-            "they have once every hand is empty."
-            if option == "hands-empty"
-            else "they run out after one more round, which the table has not said is over."
-        ),
+        {
+            "hands-empty": unsaid + "they have once every hand is empty.",
+            "one-more-round": unsaid + "they run out after one more round, which the table has not said is over.",
+        },
         clause="open.last-hand",
     )
     if option == "one-more-round" or not s.players:

@@ -1,126 +1,24 @@
-"""The Dark Arts Path: the Marker, the orange and red zones, Event Spaces, advancing. (helper B)
+"""The Dark Arts Path track: effect colours unlocked by zone, the Marker advancing, Event Spaces, House Markers.
 
-Spaces are numbered 1..length; the Marker may also stand on 0 (before the first space).
-``orange`` and ``red`` name the first space of each zone; every space before ``orange``
-is white. ``events`` lists the Event Spaces; a *red* Event Space is one in the red zone.
+The track itself (its length, zones and Event Spaces, where the Marker stands) is the
+model's Track; this module rules on what the Marker's moves do.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from bisect import bisect_right
 
-from rulesref.referee import Outcome, Trail
-from rulesref.ruling import Verdict
-from rulesref.source import Loaded
-
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Situation
-
-ALL_HOUSES = ("gryffindor", "hufflepuff", "ravenclaw", "slytherin")
-COLOURS = ("white", "orange", "red")
-_KEYS = ("length", "marker", "orange", "red", "events", "unlocked")
-
-
-@dataclass
-class Track:
-    """The Dark Arts Path as the scenario gives it, and where its Marker stands."""
-
-    length: int
-    """The number of spaces; the last one starts the last-hand phase."""
-    marker: int
-    """The space the Dark Arts Marker is on."""
-    orange: int | None = None
-    """First space of the orange zone (None: not given)."""
-    red: int | None = None
-    """First space of the red zone (None: not given)."""
-    events: list[int] = field(default_factory=list)
-    """The Event Spaces, in order."""
-    kept: set[str] = field(default_factory=set)
-    """Colours unlocked earlier that the Marker's zone no longer shows (after a move back)."""
-
-    def zone(self, space: int | None = None) -> str:
-        at = self.marker if space is None else space
-        if self.red is not None and at >= self.red:
-            return "red"
-        if self.orange is not None and at >= self.orange:
-            return "orange"
-        return "white"
-
-    def unlocked(self) -> list[str]:
-        reached = COLOURS[: COLOURS.index(self.zone()) + 1]
-        return [c for c in COLOURS if c in reached or c in self.kept]
-
-    def red_events(self) -> list[int]:
-        return [] if self.red is None else self.events[bisect_left(self.events, self.red) :]
-
-    def red_rank(self, space: int) -> int | None:
-        """The place (0 = first) of Event Space ``space`` among the red ones; None if it is not one."""
-        if self.red is None or space < self.red:
-            return None
-        i = bisect_left(self.events, space)
-        if i == len(self.events) or self.events[i] != space:
-            return None
-        return i - bisect_left(self.events, self.red)
-
-    def to_state(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "length": self.length,
-            "marker": self.marker,
-            "events": list(self.events),
-            "zone": self.zone(),
-            "unlocked": self.unlocked(),
-        }
-        if self.orange is not None:
-            out["orange"] = self.orange
-        if self.red is not None:
-            out["red"] = self.red
-        return out
-
-
-def read_path(doc: Loaded) -> Track | None:
-    """``path:`` (optional): length, marker, orange, red, events, unlocked."""
-    from rulesref.games.houses_vs_dark_arts.turns import _mapping, count
-
-    if "path" not in doc.data:
-        return None
-    raw = _mapping(doc, ("path",), doc.data["path"], _KEYS)
-    for key in ("length", "marker"):
-        if key not in raw:
-            raise doc.error(("path",), f"missing required key {key!r}", hint="e.g. path: {length: 20, marker: 12}")
-    length = count(doc, ("path", "length"), raw["length"])
-    if length < 1:
-        raise doc.error(("path", "length"), "a Path has at least 1 space")
-    marker = count(doc, ("path", "marker"), raw["marker"])
-    if marker > length:
-        raise doc.error(("path", "marker"), f"the Marker is on space {marker}, beyond the last space ({length})")
-    zones: dict[str, int | None] = {}
-    for key in ("orange", "red"):
-        value = raw.get(key)
-        zones[key] = None if value is None else count(doc, ("path", key), value)
-        if value is not None and not 1 <= value <= length:
-            raise doc.error(("path", key), f"the {key} zone must start on a space 1..{length}, got {value}")
-    if zones["orange"] is not None and zones["red"] is not None and zones["orange"] >= zones["red"]:
-        raise doc.error(
-            ("path", "orange"), f"the orange zone ({zones['orange']}) must start before the red zone ({zones['red']})"
-        )
-    events = raw.get("events", [])
-    if not isinstance(events, list):
-        raise doc.error(("path", "events"), "expected a list of Event Space numbers")
-    for i, e in enumerate(events):
-        if count(doc, ("path", "events", i), e) < 1 or e > length:
-            raise doc.error(("path", "events", i), f"an Event Space must be a space 1..{length}, got {e}")
-    if len(set(events)) != len(events):
-        raise doc.error(("path", "events"), "an Event Space is listed twice")
-    track = Track(length, marker, zones["orange"], zones["red"], sorted(events))
-    unlocked = raw.get("unlocked")
-    if unlocked is not None:
-        if not isinstance(unlocked, list) or not all(c in COLOURS for c in unlocked):
-            raise doc.error(("path", "unlocked"), f"expected a list of colours: {', '.join(COLOURS)}")
-        track.kept = {c for c in unlocked if c not in track.unlocked()}
-    return track
-
+from rulesref.games.houses_vs_dark_arts.hands import cause_words, draw_to_five
+from rulesref.games.houses_vs_dark_arts.model import (
+    ADVANCING,
+    ALL_HOUSES,
+    DARK_ARTS,
+    NOT_ADVANCING,
+    Advance,
+    Situation,
+    Track,
+)
+from rulesref.ruling import Outcome, Trail, Verdict
 
 # --- effect colours ------------------------------------------------------------------------
 
@@ -149,17 +47,18 @@ def unlocked(s: Situation, trail: Trail, colour: str) -> bool:
         return True
     if colour in track.kept:
         # open.marker-back: the colour was unlocked before the Marker moved back
-        option = trail.choice("marker-back")
-        keeps = option == "back-keep-unlocks"
-        trail.interpret(
+        before = f"{colour.capitalize()} was unlocked before the Marker moved back to space {track.marker}: "
+        relocked = before + "the unlock follows the Marker's zone, so it is locked."
+        option = trail.reading(
             "marker-back",
-            f"{colour.capitalize()} was unlocked before the Marker moved back to space {track.marker}: "
-            + (
-                "unlocked colours stay unlocked." if keeps else "the unlock follows the Marker's zone, so it is locked."
-            ),
+            {
+                "back-keep-unlocks": before + "unlocked colours stay unlocked.",
+                "back-relock": relocked,
+                "never": relocked,
+            },
             clause="open.marker-back",
         )
-        return keeps
+        return option == "back-keep-unlocks"
     trail.rule(
         "action.effect-colours",
         f"{colour.capitalize()} effects unlock only when the Marker enters the "
@@ -170,28 +69,22 @@ def unlocked(s: Situation, trail: Trail, colour: str) -> bool:
 
 # --- advancing -------------------------------------------------------------------------------
 
-CAUSES = {
-    "replenish": "a House Replenish",
-    "house-markers": "the full set of House Markers",
-    "effect": "a card or event effect",
-}
-
 
 def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
     """Advance the Marker ``spaces`` (>= 0), reporting zones entered and Event Spaces reached.
 
     Facts added to the state: ``zones-entered`` and ``events-reached`` (lists), and
     ``events-resolved`` (the Event Spaces whose event is resolved). Reaching the last space
-    starts the last-hand phase (victory.end-of-track). ``cause`` is a key of CAUSES.
+    starts the last-hand phase (victory.end-of-track). ``cause`` is a key of ADVANCING.
     """
     track = s.path
     if track is None:
-        trail.rule("path.marker", f"The Dark Arts Marker advances {spaces} space(s) ({CAUSES.get(cause, cause)}).")
+        trail.rule("path.marker", f"The Dark Arts Marker advances {spaces} space(s) ({ADVANCING.get(cause, cause)}).")
         return
     start = track.marker
     trail.rule(
         "path.marker",
-        f"{_upper(CAUSES.get(cause, cause))} advances the Dark Arts Marker {spaces} space(s) from space {start}.",
+        f"{_upper(ADVANCING.get(cause, cause))} advances the Dark Arts Marker {spaces} space(s) from space {start}.",
     )
     entered = s.facts.setdefault("zones-entered", [])
     reached = s.facts.setdefault("events-reached", [])
@@ -214,7 +107,7 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
             if _resolve_event(s, trail, here, cause):
                 resolved.append(here)
         else:
-            _last_space(s, trail)
+            last_space(s, trail)
     track.marker = end
     if spaces > end - start:
         trail.rule("path.marker", f"The Marker is on the last space ({track.length}) and moves no further.")
@@ -259,16 +152,17 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
             "resolved now (what the event does is not in the known pages).",
         )
         return True
-    option = trail.choice("event-trigger")
-    trail.interpret(
+    through = (
+        f"The Marker reaches the Event Space on space {space} through {ADVANCING.get(cause, cause)}, "
+        "not a House Replenish: "
+    )
+    option = trail.reading(
         "event-trigger",
-        f"The Marker reaches the Event Space on space {space} through {CAUSES.get(cause, cause)}, not a House "
-        "Replenish: "
-        + (
-            "its event is resolved as for a House Replenish."
-            if option == "every-advance"
-            else "only a House Replenish advance resolves an event, so this one is not resolved."
-        ),
+        {
+            "every-advance": through + "its event is resolved as for a House Replenish.",
+            "replenish-only": through
+            + "only a House Replenish advance resolves an event, so this one is not resolved.",
+        },
         clause="open.event-spaces",
     )
     if option == "every-advance":
@@ -277,9 +171,8 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
     return option == "every-advance"
 
 
-def _last_space(s: Situation, trail: Trail) -> None:
-    from rulesref.games.houses_vs_dark_arts.hands import draw_to_five
-
+def last_space(s: Situation, trail: Trail) -> None:
+    """The Marker has reached the last Path space: the last-hand phase begins."""
     track = s.path
     assert track is not None
     # victory.end-of-track: the last space wins nothing; it starts the last-hand phase
@@ -295,7 +188,7 @@ def _last_space(s: Situation, trail: Trail) -> None:
     for who in s.players:
         draw_to_five(s, trail, who, "last-hand")
     trail.rule("victory.no-replenish", "From now on nobody may Replenish.")
-    da = s.players.get("dark-arts")
+    da = s.players.get(DARK_ARTS)
     if da is None or da.location_card is None:
         trail.rule(
             "victory.pawn-count",
@@ -309,11 +202,10 @@ def _last_space(s: Situation, trail: Trail) -> None:
 
 def participating(s: Situation, trail: Trail) -> list[str]:
     """The houses whose Markers make the full set (open.participating-houses)."""
-    option = trail.choice("participating-houses")
-    trail.interpret(
+    taken = "The participating houses are taken to be "
+    option = trail.reading(
         "participating-houses",
-        "The participating houses are taken to be "
-        + (f"the houses in play ({_list(list(s.houses))})." if option == "in-play" else "all four houses."),
+        {"in-play": taken + f"the houses in play ({_list(list(s.houses))}).", "all-four": taken + "all four houses."},
         clause="open.participating-houses",
     )
     return list(s.houses) if option == "in-play" else list(ALL_HOUSES)
@@ -325,7 +217,7 @@ def complete_marker_set(s: Situation, trail: Trail) -> bool:
     Returns True when the set was complete (the Path advanced 1 and the Markers went back).
     Without ``players.dark-arts`` in the scenario the Markers held are unknown: False.
     """
-    da = s.players.get("dark-arts")
+    da = s.players.get(DARK_ARTS)
     if da is None:
         return False
     wanted = participating(s, trail)
@@ -358,61 +250,24 @@ def _list(items: list[str]) -> str:
 
 # --- the `advance` action ------------------------------------------------------------------------
 
-_NOT_ADVANCING = {
-    "event": "draw.no-advance",
-    "library-book": "draw.no-advance",
-    "bonus": "draw.no-advance",
-    "dark-arts-replenish": "replenish.dark-arts-no-advance",
-}
 
-
-def _read_advance(s: Situation) -> tuple[int, str]:
-    from rulesref.errors import did_you_mean
-    from rulesref.games.houses_vs_dark_arts.turns import _mapping
-
-    body = s.body
-    if isinstance(body, int) and not isinstance(body, bool):
-        return body, "effect"
-    fields = _mapping(s.doc, ("action", "advance"), body, ("spaces", "cause"))
-    spaces = fields.get("spaces", 1)
-    if not isinstance(spaces, int) or isinstance(spaces, bool):
-        raise s.doc.error(("action", "advance", "spaces"), f"expected a whole number of spaces, got {spaces!r}")
-    cause = fields.get("cause", "effect")
-    known = (*CAUSES, *_NOT_ADVANCING)
-    if cause not in known:
-        raise s.doc.error(
-            ("action", "advance", "cause"),
-            f"unknown cause {cause!r}",
-            hint=did_you_mean(str(cause), known) or f"causes: {', '.join(known)}",
-        )
-    return spaces, str(cause)
-
-
-def advance_action(s: Situation, trail: Trail) -> Outcome:
+def advance_action(s: Situation, trail: Trail, advance_: Advance) -> Outcome:
     """``advance: N`` or ``advance: {spaces: N, cause: C}``: what an advance does, or that it does not happen."""
-    spaces, cause = _read_advance(s)
-    if cause in _NOT_ADVANCING:
-        from rulesref.games.houses_vs_dark_arts.hands import _cause_words
-        from rulesref.games.houses_vs_dark_arts.turns import refuse
-
-        clause = _NOT_ADVANCING[cause]
-        what = "a Dark Arts Replenish" if cause == "dark-arts-replenish" else f"drawing from {_cause_words(cause)}"
-        return refuse(s, trail, clause, f"The Marker does not advance for {what}.")
+    spaces, cause = advance_.spaces, advance_.cause
+    if cause in NOT_ADVANCING:
+        what = "a Dark Arts Replenish" if cause == "dark-arts-replenish" else f"drawing from {cause_words(cause)}"
+        raise trail.illegal(NOT_ADVANCING[cause], f"The Marker does not advance for {what}.")
     if spaces < 0:
         return _move_back(s, trail, -spaces)
     if cause == "house-markers":
         if spaces != 1:
-            from rulesref.games.houses_vs_dark_arts.turns import refuse
-
-            return refuse(s, trail, "path.house-markers", "A full set of House Markers advances the Path 1 space.")
-        if s.players.get("dark-arts") is not None and not complete_marker_set(s, trail):
-            return Outcome(
-                Verdict.ILLEGAL,
+            raise trail.illegal("path.house-markers", "A full set of House Markers advances the Path 1 space.")
+        if s.players.get(DARK_ARTS) is not None and not complete_marker_set(s, trail):
+            raise trail.refuse(
                 "The Dark Arts does not hold every participating house's Marker: "
-                "single Markers do not advance the Path.",
-                s.to_state(),
+                "single Markers do not advance the Path."
             )
-        if s.players.get("dark-arts") is None:
+        if s.players.get(DARK_ARTS) is None:
             trail.rule("path.house-markers", "The full set of House Markers advances the Path 1 space.")
             advance(s, trail, 1, cause)
     else:
@@ -425,19 +280,18 @@ def advance_action(s: Situation, trail: Trail) -> Outcome:
 
 def _move_back(s: Situation, trail: Trail, spaces: int) -> Outcome:
     track = s.path
-    option = trail.choice("marker-back")
-    trail.interpret(
+    back = f"An effect would move the Marker back {spaces} space(s): "
+    option = trail.reading(
         "marker-back",
-        f"An effect would move the Marker back {spaces} space(s): "
-        + {
-            "never": "the Marker only ever advances, so it does not move back.",
-            "back-keep-unlocks": "it moves back, and colours already unlocked stay unlocked.",
-            "back-relock": "it moves back, and the unlocked colours follow its new zone.",
-        }[option],
+        {
+            "never": back + "the Marker only ever advances, so it does not move back.",
+            "back-keep-unlocks": back + "it moves back, and colours already unlocked stay unlocked.",
+            "back-relock": back + "it moves back, and the unlocked colours follow its new zone.",
+        },
         clause="open.marker-back",
     )
     if option == "never":
-        return Outcome(Verdict.ILLEGAL, "Under reading marker-back=never the Marker only moves forward.", s.to_state())
+        raise trail.refuse("Under reading marker-back=never the Marker only moves forward.")
     if track is None:
         return Outcome(Verdict.LEGAL, "The Marker moves back.", s.to_state())
     before = set(track.unlocked())

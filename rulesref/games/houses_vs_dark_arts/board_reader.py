@@ -1,31 +1,36 @@
-"""The castle map: spaces, full-border adjacency, walls, obstacles and special spaces.
+"""Reading ``board:`` and ``pawns:``: the castle map and who stands where.
 
-Only the map lives here; what a pawn may do on it is movement's business. A border is
-the pair of spaces it separates; a wall or an obstacle stands on a border, and only
-full-border neighbours have one (board.adjacency, board.corners).
+A border is the pair of spaces it separates; a wall or an obstacle stands on a border,
+and only full-border neighbours have one (board.adjacency, board.corners). What a pawn
+may do on the map is movement's business.
 """
 
 from __future__ import annotations
 
-import enum
 import functools
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rulesref.errors import did_you_mean
-from rulesref.games.houses_vs_dark_arts.path import ALL_HOUSES
-from rulesref.scenario import refuse_unknown_keys
+from rulesref.errors import RulesrefError, did_you_mean
+from rulesref.fields import refuse_unknown_keys
+from rulesref.games.houses_vs_dark_arts.model import (
+    ALL_HOUSES,
+    BONUS_NAMES,
+    COLUMNS,
+    DARK_ARTS,
+    GREAT_HALL,
+    HOUSE,
+    RESERVE,
+    Board,
+    Border,
+    Pawn,
+    border,
+    corner,
+    show,
+    summary,
+)
 from rulesref.source import Loaded, PathKey
 
-if TYPE_CHECKING:
-    from rulesref.games.houses_vs_dark_arts.situation import Pawn
-
-Border = frozenset[str]
-RESERVE = "reserve"
-"""Where a Dark Arts pawn off the board stands; not a space."""
-GREAT_HALL = "great-hall"
-"""The Great Hall's default space id; added off the map when the board does not show it."""
 BOARD_KEYS = (
     "grid",
     "spaces",
@@ -40,102 +45,6 @@ BOARD_KEYS = (
     "location",
 )
 _GRID = re.compile(r"^\s*(\d+)\s*[x×]\s*(\d+)\s*$")
-_COLUMNS = "abcdefghijklmnopqrstuvwxyz"
-
-
-class Bonus(str, enum.Enum):
-    """The icon on a bonus space (bonus.icon)."""
-
-    ACQUIRE = "acquire"
-    """Acquire a card."""
-    DRAW = "draw"
-    """Draw 1 card."""
-    ANOTHER_TURN = "another-turn"
-    """Take another turn."""
-
-
-BONUS_NAMES = {
-    "acquire": Bonus.ACQUIRE,
-    "acquire-card": Bonus.ACQUIRE,
-    "draw": Bonus.DRAW,
-    "draw-1": Bonus.DRAW,
-    "draw-one": Bonus.DRAW,
-    "draw-card": Bonus.DRAW,
-    "another-turn": Bonus.ANOTHER_TURN,
-    "extra-turn": Bonus.ANOTHER_TURN,
-}
-"""Icon names a scenario may write; the ruling's state echoes the name as written."""
-
-
-def border(a: str, b: str) -> Border:
-    """The border between two spaces, the same whichever way round it is named."""
-    return frozenset((a, b))
-
-
-def show(b: Border) -> str:
-    """``a1-b1``, in a stable order."""
-    return "-".join(sorted(b))
-
-
-@dataclass(frozen=True)
-class Board:
-    """The castle map as the scenario describes it."""
-
-    spaces: tuple[str, ...]
-    """Every space id, grid spaces first (a1, b1, ...), then named spaces."""
-    neighbours: dict[str, frozenset[str]]
-    """Full-border neighbours of each space (walls included: a wall is on a border)."""
-    walls: frozenset[Border]
-    """Borders with a castle wall: never a route."""
-    obstacles: dict[Border, str]
-    """Borders with an obstacle, and the obstacle's type label."""
-    protected: frozenset[str]
-    """Protected Area spaces: closed to Dark Arts pawns."""
-    bonus: dict[str, str]
-    """Bonus spaces and their icon, as written (see BONUS_NAMES)."""
-    fly_off: tuple[str, ...]
-    """Fly Off Points; a transfer goes from one to another."""
-    passages: dict[str, tuple[str, str]]
-    """Secret Passageway entrances: entrance -> (colour, the paired entrance)."""
-    great_hall: str
-    """The Great Hall's space id."""
-    location: str | None
-    """The assigned location for the Dark Arts win, if given."""
-    columns: int = 0
-    """Grid columns (a..), 0 without a grid."""
-    rows: int = 0
-    """Grid rows (1..), 0 without a grid."""
-
-    def adjacent(self, a: str, b: str) -> bool:
-        """Whether a and b share a full border (board.adjacency)."""
-        return b in self.neighbours.get(a, ())
-
-    def corner(self, a: str, b: str) -> bool:
-        """Whether a and b are grid spaces that touch only at a corner (board.corners)."""
-        return _corner(a, b) and a in self.neighbours and b in self.neighbours
-
-    def wall(self, a: str, b: str) -> bool:
-        """Whether a castle wall stands between a and b."""
-        return border(a, b) in self.walls
-
-    def obstacle(self, a: str, b: str) -> str | None:
-        """The type of the obstacle between a and b, if any."""
-        return self.obstacles.get(border(a, b))
-
-    def bonus_icon(self, space: str) -> Bonus | None:
-        """The bonus a House pawn ending here would take."""
-        name = self.bonus.get(space)
-        return BONUS_NAMES[name] if name is not None else None
-
-    def describe(self) -> str:
-        """``a1..e4`` plus the named spaces, for hints."""
-        return _summary(self.spaces, self.columns * self.rows)
-
-
-def _grid_pos(space: str) -> tuple[int, int] | None:
-    if len(space) >= 2 and space[0] in _COLUMNS and space[1:].isdigit():
-        return _COLUMNS.index(space[0]), int(space[1:])
-    return None
 
 
 def _name(value: Any) -> str | None:
@@ -162,7 +71,7 @@ class _Reader:
         self.columns = self.rows = 0
         self.links: dict[str, set[str]] = {}
 
-    def fail(self, path: PathKey, message: str, hint: str | None = None) -> Exception:
+    def fail(self, path: PathKey, message: str, hint: str | None = None) -> RulesrefError:
         return self.doc.error(("board", *path), message, hint=hint)
 
     def items(self, key: str) -> list[Any]:
@@ -181,7 +90,7 @@ class _Reader:
         return name
 
     def summary(self) -> str:
-        return _summary(self.spaces, self.columns * self.rows)
+        return summary(self.spaces, self.columns * self.rows)
 
     def border(self, value: Any, path: PathKey) -> tuple[str, str]:
         """A border written ``a1-b1`` or ``[a1, b1]``."""
@@ -207,19 +116,9 @@ class _Reader:
     def neighbour_border(self, value: Any, path: PathKey, what: str) -> Border:
         a, b = self.border(value, path)
         if b not in self.links[a]:
-            hint = "they touch only at a corner" if _corner(a, b) else "walls and obstacles stand on a shared border"
+            hint = "they touch only at a corner" if corner(a, b) else "walls and obstacles stand on a shared border"
             raise self.fail(path, f"{what} between {a} and {b}, which do not share a border", hint=hint)
         return border(a, b)
-
-
-def _summary(spaces: list[str] | tuple[str, ...], grid: int) -> str:
-    first = f"{spaces[0]}..{spaces[grid - 1]}" if grid else ""
-    return ", ".join(x for x in (first, *spaces[grid:]) if x) or "no spaces"
-
-
-def _corner(a: str, b: str) -> bool:
-    pa, pb = _grid_pos(a), _grid_pos(b)
-    return pa is not None and pb is not None and abs(pa[0] - pb[0]) == 1 and abs(pa[1] - pb[1]) == 1
 
 
 def read_board(doc: Loaded) -> Board:
@@ -268,7 +167,7 @@ def _read_grid(r: _Reader) -> None:
     if not m or isinstance(raw, bool):
         raise r.fail(("grid",), f"expected COLUMNSxROWS such as 5x4, got {raw!r}")
     cols, rows = int(m.group(1)), int(m.group(2))
-    if not (1 <= cols <= len(_COLUMNS) and 1 <= rows <= 99):
+    if not (1 <= cols <= len(COLUMNS) and 1 <= rows <= 99):
         raise r.fail(("grid",), f"a grid has 1-26 columns and 1-99 rows, got {raw!r}")
     r.columns, r.rows = cols, rows
     spaces, links = _grid(cols, rows)
@@ -279,10 +178,10 @@ def _read_grid(r: _Reader) -> None:
 @functools.lru_cache(maxsize=32)
 def _grid(cols: int, rows: int) -> tuple[tuple[str, ...], dict[str, frozenset[str]]]:
     """A grid's spaces in spreadsheet order (a1 b1 ... a2 ...) and their side-sharing neighbours."""
-    spaces = tuple(f"{_COLUMNS[c]}{r}" for r in range(1, rows + 1) for c in range(cols))
+    spaces = tuple(f"{COLUMNS[c]}{r}" for r in range(1, rows + 1) for c in range(cols))
     links = {
-        f"{_COLUMNS[c]}{r}": frozenset(
-            f"{_COLUMNS[c + dc]}{r + dr}"
+        f"{COLUMNS[c]}{r}": frozenset(
+            f"{COLUMNS[c + dc]}{r + dr}"
             for dc, dr in ((-1, 0), (1, 0), (0, -1), (0, 1))
             if 0 <= c + dc < cols and 1 <= r + dr <= rows
         )
@@ -392,14 +291,13 @@ def loose_board(doc: Loaded) -> Board:
 
 # --- pawns ---------------------------------------------------------------------------
 
-SIDES = {"house": "house", "dark-arts": "dark-arts", "darkarts": "dark-arts", "da": "dark-arts"}
+SIDES = {"house": HOUSE, "dark-arts": DARK_ARTS, "darkarts": DARK_ARTS, "da": DARK_ARTS}
+"""How a scenario may write a side."""
 PAWN_KEYS = ("side", "house", "at", "stunned")
 
 
 def read_pawns(doc: Loaded, board: Board, houses: list[str] | None, *, required: bool = True) -> dict[str, Pawn]:
     """Read ``pawns:``; houses is the ``houses`` list, or None to accept any house."""
-    from rulesref.games.houses_vs_dark_arts.situation import Pawn
-
     raw = doc.data.get("pawns")
     if raw is None and not required:
         return {}
@@ -420,7 +318,7 @@ def read_pawns(doc: Loaded, board: Board, houses: list[str] | None, *, required:
         if isinstance(spec["at"], list):
             raise doc.error((*where, "at"), f"pawn {pid} is in more than one place", hint="a pawn stands on one space")
         if at == RESERVE:
-            if side != "dark-arts":
+            if side != DARK_ARTS:
                 raise doc.error((*where, "at"), "only Dark Arts pawns wait in the reserve")
         elif at not in board.neighbours:
             raise doc.error(
@@ -451,12 +349,12 @@ def _side_and_house(
                 hint=did_you_mean(word, ("house", "dark-arts")) or "sides: house, dark-arts",
             )
     house = _name(spec.get("house")) if "house" in spec else None
-    if house is not None and SIDES.get(house.replace(" ", "-").replace("_", "-")) == "dark-arts" and side != "house":
-        return "dark-arts", None  # `house: dark-arts` is read as the Dark Arts side
+    if house is not None and SIDES.get(house.replace(" ", "-").replace("_", "-")) == DARK_ARTS and side != HOUSE:
+        return DARK_ARTS, None  # `house: dark-arts` is read as the Dark Arts side
     if "house" in spec and house is None:
         raise doc.error((*where, "house"), "expected a house name, e.g. gryffindor")
     if house is not None:
-        if side == "dark-arts":
+        if side == DARK_ARTS:
             raise doc.error((*where, "house"), "a Dark Arts pawn has no house")
         if houses is not None and house not in houses:
             raise doc.error(
@@ -468,10 +366,10 @@ def _side_and_house(
             near = did_you_mean(house, ALL_HOUSES)
             if near:  # without a houses: list any name is a house, but a near miss is a typo
                 raise doc.error((*where, "house"), f"unknown house {spec['house']!r}", hint=near)
-        return "house", house
-    if side == "house":
+        return HOUSE, house
+    if side == HOUSE:
         if houses is not None and len(houses) == 1:
-            return "house", houses[0]
+            return HOUSE, houses[0]
         raise doc.error(
             where,
             "a House pawn needs its house, e.g. house: gryffindor",
