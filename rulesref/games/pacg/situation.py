@@ -16,7 +16,7 @@ from rulesref.games.pacg.cards import BANE_TYPES, BOON_TYPES, DAMAGE_TYPES, Card
 from rulesref.games.pacg.checks import UNKNOWN, Chain, CheckSyntaxError, parse_checks
 from rulesref.games.pacg.readers import EventFields, People, Reader, declared, keys, kind, read_declared
 from rulesref.games.pacg.steps import read_step
-from rulesref.scenario import Scenario
+from rulesref.ruling import Scenario
 from rulesref.source import Loaded, PathKey
 
 SITUATION_KEYS = ("character", "local", "distant", "location", "card", "checks", "events")
