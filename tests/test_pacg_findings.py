@@ -6,11 +6,15 @@ steps cite, across every shipped PACG scenario where the finding is general.
 
 from __future__ import annotations
 
+import ast
+import json
 from pathlib import Path
 
 import pytest
 
 from rulesref.games import find_game
+from rulesref.games.pacg.events import KINDS
+from rulesref.games.pacg.readers import declared, keys
 from rulesref.referee import check_file
 from rulesref.ruling import Ruling, Verdict
 
@@ -89,3 +93,33 @@ def test_a_card_used_for_a_second_power_cites_one_power_per_play_and_a_second_re
     assert [s.clause for s in bracers.steps if "illegal" in s.says] == ["play.one-power-per-play"]
     twice = _rule("reveal-same-card-twice")
     assert [s.clause for s in twice.steps if "illegal" in s.says] == ["verb.reveal"]
+
+
+# --- issue 13: events declared once, and the engine on the ruling layer only ---------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_event_is_declared_once_and_the_schema_names_the_same_keys(kind: str) -> None:
+    # the dataclass declarations are what the reader reads; the JSON Schema must not drift
+    schema = json.loads((ROOT / "docs" / "schema" / "pacg.schema.json").read_text(encoding="utf-8"))["$defs"][kind]
+    shapes = schema.get("oneOf", [schema])
+    written = {key for shape in shapes for key in shape.get("properties", {})}
+    cls = KINDS[kind]
+    assert written == (set(keys(cls)) if declared(cls) else set())
+
+
+def test_the_engine_imports_the_ruling_layer_not_the_referee_or_the_scenario_reader() -> None:
+    found = []
+    for module in sorted((ROOT / "rulesref" / "games" / "pacg").glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in ("rulesref.referee", "rulesref.scenario"):
+                found.append(f"{module.name}: {node.module}")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found += [
+                    f"{module.name}: import inside {node.name}"
+                    for n in ast.walk(node)
+                    if isinstance(n, ast.ImportFrom | ast.Import)
+                ]
+    assert found == []

@@ -263,7 +263,6 @@ def _side_check(judge: Judge, enc: Encounter, step: EncounterStep, result: Resul
                 f"{said}, a check that can change the check to acquire or defeat: it must be resolved before that "
                 "check begins.",
             )
-        enc.side_attempted = True
         enc.roll(step, result.check)
         return judge.legal(
             "encounter.side-checks-first",

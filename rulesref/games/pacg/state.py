@@ -136,7 +136,6 @@ class Encounter:
     ended_in: EncounterStep | None = None
     """The step in which the encounter ended."""
     attempts: dict[int, Attempt] = field(default_factory=dict)
-    side_attempted: bool = False
     rolled: set[tuple[EncounterStep, str]] = field(default_factory=set)
     """Checks other than the chain's already rolled: (step, the check's name, lowercase)."""
     status: str | None = None
