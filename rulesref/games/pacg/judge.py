@@ -54,38 +54,30 @@ class Judge:
         about: str = "",
     ) -> Verdict:
         """Rule through a reading: the options under which the event is legal, and those under
-        which it is illegal, each with its words (one text: every option rules so).
+        which it is illegal, each with its words (one text: every option of the reading).
 
         With the reading unsettled the step is open (``about`` leads its words) and the
         event ``undetermined``.
         """
-        if isinstance(legal, str) or isinstance(illegal, str):
-            verdict = Verdict.LEGAL if isinstance(legal, str) else Verdict.ILLEGAL
-            words: Mapping[str, str] | str = self._words(verdict, legal if isinstance(legal, str) else str(illegal))
-        else:
-            words = {o: self._words(Verdict.LEGAL, s) for o, s in (legal or {}).items()}
-            words |= {o: self._words(Verdict.ILLEGAL, s) for o, s in (illegal or {}).items()}
-        option = self.trail.reading_or_open(reading, words, clause, self._about(about))
+        allowed, refused = self._each(reading, legal), self._each(reading, illegal)
+        option = self.option(reading, clause, allowed | {o: "illegal: " + s for o, s in refused.items()}, about)
         if option is None:
             return Verdict.UNDETERMINED
-        if isinstance(words, str):
-            return verdict
-        return Verdict.LEGAL if option in (legal or {}) else Verdict.ILLEGAL
+        return Verdict.LEGAL if option in allowed else Verdict.ILLEGAL
 
-    def option(self, reading: str, clause: str, says: Mapping[str, str] | str) -> str | None:
+    def option(self, reading: str, clause: str, says: Mapping[str, str] | str, about: str = "") -> str | None:
         """The option in force for a reading that shapes what happens; None (an open step) when unsettled."""
-        words = (
-            {option: self.prefix + s for option, s in says.items()} if isinstance(says, Mapping) else self.prefix + says
-        )
-        return self.trail.reading_or_open(reading, words, clause, self._about(""))
+        words = {o: self.prefix + s for o, s in says.items()} if isinstance(says, Mapping) else self.prefix + says
+        lead = self.prefix + about if about else self.prefix.removesuffix(": ")  # what leads an open step's words
+        return self.trail.reading_or_open(reading, words, clause, lead)
 
     def open(self, clause: str, says: str) -> None:
         """Record that the pages leave this ruling open."""
         self.trail.open(clause, self.prefix + says)
 
-    def _words(self, verdict: Verdict, says: str) -> str:
-        return self.prefix + ("illegal: " if verdict is Verdict.ILLEGAL else "") + says
-
-    def _about(self, about: str) -> str:
-        """What leads an open step's words: the event, then ``about``."""
-        return self.prefix + about if about else self.prefix.removesuffix(": ")
+    def _each(self, reading: str, says: Mapping[str, str] | str | None) -> dict[str, str]:
+        """Each option's words: ``says`` itself, or its one text for every option of the reading."""
+        if isinstance(says, str):
+            known = self.trail.game.readings.get(reading)  # an unknown reading is refused by the Trail
+            return {o.id: says for o in (known.options if known else ())}
+        return dict(says or {})
