@@ -13,11 +13,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rulesref import fields
 from rulesref.errors import RulesrefError, did_you_mean
 from rulesref.source import Loaded, PathKey
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 def kind(value: Any) -> str:
@@ -189,17 +192,17 @@ def declared(cls: type) -> bool:
     return any("read" in f.metadata for f in dataclasses.fields(cls))
 
 
-E = TypeVar("E")
+E = TypeVar("E", bound="DataclassInstance")
 
 
 def read_declared(f: EventFields, cls: type[E]) -> E:
     """Read one event mapping into ``cls``: required keys first, then each field in order."""
-    declared = dataclasses.fields(cls)  # type: ignore[arg-type]
-    for d in declared:
+    declared_fields = dataclasses.fields(cls)
+    for d in declared_fields:
         if d.metadata.get("required") and key_of(d) not in f.m:
             raise f.fail(d.metadata["required"], hint=d.metadata.get("hint"))
     values: dict[str, Any] = {}
-    for d in declared:
+    for d in declared_fields:
         key = key_of(d)
         if key in f.m:
             values[d.name] = d.metadata["read"](f, key, f.m[key])

@@ -271,12 +271,12 @@ def _read_event(r: Reader, i: int, item: Any, people: People) -> ev.Event:
     return ev.Event(i, step, kind, action, path)
 
 
-def _read_action(r: Reader, path: PathKey, kind_: str, raw: Any, people: People) -> ev.Action:
+def _read_action(r: Reader, path: PathKey, event_kind: str, raw: Any, people: People) -> ev.Action:
     """One event's action, read by walking its class's declared fields (events.py)."""
-    cls = ev.KINDS[kind_]
+    cls = ev.KINDS[event_kind]
     scalar = getattr(cls, "scalar", None)
     if scalar is not None and (not isinstance(raw, dict) or not declared(cls)):
-        action: ev.Action = scalar(EventFields(r, people, path, kind_, {}), raw)
+        action: ev.Action = scalar(EventFields(r, people, path, event_kind, {}), raw)
         return action
-    m = r.mapping(path, raw, keys(cls), getattr(cls, "WHAT", f"a {kind_} event"))
-    return read_declared(EventFields(r, people, path, kind_, m), cls)
+    m = r.mapping(path, raw, keys(cls), getattr(cls, "WHAT", f"a {event_kind} event"))
+    return read_declared(EventFields(r, people, path, event_kind, m), cls)
