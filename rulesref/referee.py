@@ -14,8 +14,9 @@ import multiprocessing
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Union
+from typing import Any, Union
 
 from rulesref.corpus import NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
@@ -196,7 +197,8 @@ def check_file(path: Path, overrides: Iterable[tuple[str, str]] = (), *, picture
     return referee(read_scenario(path, display=str(path)), overrides, picture=picture)
 
 
-class Crash(NamedTuple):
+@dataclass(frozen=True)
+class Crash:
     """An unexpected exception while ruling on one file (a bug), as it crosses processes."""
 
     kind: str
@@ -275,7 +277,8 @@ def _check_one(
     path: Path, overrides: Sequence[tuple[str, str]], picture: bool = True, catch_bugs: bool = True
 ) -> Checked:
     try:
-        return check_file(path, overrides, picture=picture)
+        # the keyword only when it is not the default: callers (and tests) may stand in for check_file
+        return check_file(path, overrides) if picture else check_file(path, overrides, picture=False)
     except RulesrefError as exc:
         return exc
     except Exception as exc:  # a bug: reported for this file, the others still ruled

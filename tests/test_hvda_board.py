@@ -199,3 +199,39 @@ def test_walls_obstacles_passages() -> None:
     assert b.wall("b1", "a1") and not b.wall("b1", "b2")
     assert b.obstacle("b2", "b1") == "door"
     assert b.passages["a3"] == ("red", "c1") and b.passages["c1"] == ("red", "a3")
+
+
+# --- a location of several spaces (issue 13: the documented reading location-area) -------
+
+AREA = """\
+game: houses-vs-dark-arts
+title: Two pawns in a location of two spaces
+board: {grid: 5x4, location: [d4, e4]}
+pawns:
+  d1: {side: dark-arts, at: d4}
+  d2: {side: dark-arts, at: e4}
+path: {length: 20, marker: 17, orange: 8, red: 14, events: [14, 17]}
+players:
+  dark-arts: {progress: 3, location-card: next-red}
+action: {check: victory}
+"""
+
+
+@pytest.mark.parametrize(("option", "verdict", "together"), [("whole-area", "legal", 2), ("one-space", "illegal", 1)])
+def test_a_location_of_several_spaces_reaches_the_location_area_reading(
+    tmp_path: Path, option: str, verdict: str, together: int
+) -> None:
+    path = tmp_path / "area.yaml"
+    path.write_text(AREA, encoding="utf-8")
+    ruling = check_file(path, [("location-area", option)])
+    assert ruling.verdict.value == verdict
+    assert ruling.readings["location-area"] == option
+    assert ruling.state["pawns-at-location"] == together
+
+
+def test_an_empty_location_list_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "area.yaml"
+    path.write_text(AREA.replace("[d4, e4]", "[]"), encoding="utf-8")
+    with pytest.raises(ScenarioError, match="expected a space id or a list of space ids") as err:
+        check_file(path)
+    assert err.value.field == "board.location"

@@ -129,3 +129,33 @@ def test_omitted_parts_do_not_crash(tmp_path: Path) -> None:
     assert ruling.verdict is Verdict.LEGAL
     cited = [s.clause for s in ruling.steps]
     assert {"replenish.house-order", "draw.to-five", "replenish.house-advance", "path.marker"} <= set(cited)
+
+
+# --- issue 12: steps that rest on a reading say so; a draw asks whether the Houses won --------
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios" / "houses-vs-dark-arts"
+
+
+def test_a_step_back_that_counts_only_by_a_reading_rests_on_it() -> None:
+    """A passage straight back is backtracking only if transfers count: no rule step after that reading."""
+    ruling = check_file(SCENARIOS / "reading-transfer-backtrack-counts.yaml")
+    first = next(i for i, s in enumerate(ruling.steps) if s.reading == "transfer-backtrack=counts")
+    assert [s.reading for s in ruling.steps[first:]] == ["transfer-backtrack=counts"] * 2
+    assert ruling.verdict is Verdict.ILLEGAL
+
+
+@pytest.mark.parametrize(
+    ("overrides", "verdict", "result"),
+    [
+        ((), Verdict.UNDETERMINED, None),
+        ((("house-victory", "not-met"),), Verdict.LEGAL, "draw"),
+        ((("house-victory", "met"),), Verdict.ILLEGAL, "houses"),
+    ],
+)
+def test_a_draw_consults_the_house_victory_reading(
+    overrides: tuple[tuple[str, str], ...], verdict: Verdict, result: str | None
+) -> None:
+    ruling = check_file(SCENARIOS / "end-draw-needs-the-house-victory-reading.yaml", overrides)
+    assert ruling.verdict is verdict
+    assert ruling.state.get("result") == result
+    assert "open.house-victory" in {s.clause for s in ruling.steps}

@@ -142,7 +142,7 @@ def read_board(doc: Loaded) -> Board:
     protected = frozenset(r.space(v, ("protected", i)) for i, v in enumerate(r.items("protected")))
     fly_off = tuple(dict.fromkeys(r.space(v, ("fly-off", i)) for i, v in enumerate(r.items("fly-off"))))
     great_hall = r.space(r.raw.get("great-hall", GREAT_HALL), ("great-hall",))
-    location = r.space(r.raw["location"], ("location",)) if r.raw.get("location") is not None else None
+    location = _read_location(r)
     return Board(
         spaces=tuple(r.spaces),
         neighbours={s: frozenset(n) for s, n in r.links.items()},
@@ -267,6 +267,18 @@ def _read_passages(r: _Reader) -> dict[str, tuple[str, str]]:
     return out
 
 
+def _read_location(r: _Reader) -> tuple[str, ...]:
+    """``location: d4``, or ``location: [d4, e4]`` for a location of several spaces (an area)."""
+    raw = r.raw.get("location")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        return (r.space(raw, ("location",)),)
+    if not raw:
+        raise r.fail(("location",), "expected a space id or a list of space ids")
+    return tuple(dict.fromkeys(r.space(v, ("location", i)) for i, v in enumerate(raw)))
+
+
 def loose_board(doc: Loaded) -> Board:
     """The board of a scenario that gives none: the spaces its pawns stand on, no borders."""
     raw = doc.data.get("pawns")
@@ -285,7 +297,7 @@ def loose_board(doc: Loaded) -> Board:
         fly_off=(),
         passages={},
         great_hall=GREAT_HALL,
-        location=None,
+        location=(),
     )
 
 

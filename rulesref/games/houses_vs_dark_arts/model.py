@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 HOUSE = "house"
 DARK_ARTS = "dark-arts"
-SIDES = (HOUSE, DARK_ARTS)
 ALL_HOUSES = ("gryffindor", "hufflepuff", "ravenclaw", "slytherin")
 COLOURS = ("white", "orange", "red")
 """The effect colours, in the order the Dark Arts Path unlocks them."""
@@ -112,8 +111,8 @@ class Board:
     """Secret Passageway entrances: entrance -> (colour, the paired entrance)."""
     great_hall: str
     """The Great Hall's space id."""
-    location: str | None
-    """The assigned location for the Dark Arts win, if given."""
+    location: tuple[str, ...]
+    """The assigned location for the Dark Arts win: one space, or the spaces of an area; () if not given."""
     columns: int = 0
     """Grid columns (a..), 0 without a grid."""
     rows: int = 0

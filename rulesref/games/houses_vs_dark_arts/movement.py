@@ -439,13 +439,17 @@ def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str]
             if option == "exempt":
                 return
         if len(seen) >= 2 and seen[-2] == to:
-            # move.no-backtrack: straight back to the space just left is backtracking on any reading
-            raise trail.illegal(
-                "move.no-backtrack",
+            says = (
                 f"{pawn.id} would go straight back from {seen[-1]} to {to}: a House "
-                "pawn may not backtrack in the same turn.",
-                f"{pawn.id} cannot backtrack from {seen[-1]} to {to}",
+                "pawn may not backtrack in the same turn."
             )
+            refusal = f"{pawn.id} cannot backtrack from {seen[-1]} to {to}"
+            if step.via is not Via.WALK:
+                # the transfer is a step back only by the reading just recorded: the refusal rests on it too
+                trail.reading("transfer-backtrack", says)
+                raise trail.refuse(refusal)
+            # move.no-backtrack: straight back to the space just left is backtracking on any reading
+            raise trail.illegal("move.no-backtrack", says, refusal)
         trail.rule("move.no-backtrack", f"{pawn.id} is a House pawn: it may not backtrack in the same turn.")
         option = trail.reading(
             "backtrack",

@@ -212,22 +212,15 @@ def _later(track: Track, when: str) -> bool:
 
 
 def _location(s: Situation, required: bool = True) -> list[str] | None:
-    """The assigned location's spaces (a list for an area), from ``board.location``."""
-    raw = getattr(s.board, "location", None)
-    if raw is None:
-        board = s.doc.data.get("board")
-        raw = board.get("location") if isinstance(board, dict) else None
-    if raw is None and not required:
+    """The assigned location's spaces (several for an area), from ``board.location``."""
+    if not s.board.location and not required:
         return None
-    if raw is None:
+    if not s.board.location:
         raise s.doc.error(
             ("board",),
             "a victory check needs board.location: the assigned location (a space, or a list of spaces for an area)",
         )
-    spaces = raw if isinstance(raw, list) else [raw]
-    if not spaces or not all(isinstance(x, str) for x in spaces):
-        raise s.doc.error(("board", "location"), "expected a space id or a list of space ids")
-    return [str(x) for x in spaces]
+    return list(s.board.location)
 
 
 def _pawns_at_location(s: Situation, trail: Trail) -> int:
@@ -321,11 +314,20 @@ def _end(s: Situation, trail: Trail) -> str:
             "The final hands have not run out: play goes on with the cards in hand, card effects and draw spaces.",
         )
         return "none"
+    # open.house-victory: a draw needs that nobody met a victory condition, and the Houses'
+    # condition is not in the known pages, so whether they met it is the reading's to say
+    whether = "The final hands have run out; the Houses' victory condition is not in the known pages, and the table "
+    option = trail.reading(
+        "house-victory",
+        {"met": whether + "agrees they have met it.", "not-met": whether + "agrees they have not met it."},
+        clause="open.house-victory",
+    )
+    if option == "met":
+        return "houses"
     # victory.draw-game: nobody has won and the final hands are gone
     trail.rule(
         "victory.draw-game",
-        "The final hands have run out and nobody has met a victory condition: the "
-        "game is a draw (no House win is claimed here; see open.house-victory).",
+        "The final hands have run out and nobody has met a victory condition: the game is a draw.",
     )
     return "draw"
 
