@@ -9,8 +9,8 @@ import pytest
 
 from rulesref.errors import ScenarioError
 from rulesref.games import find_game
-from rulesref.games.pacg.checks import Check, CheckSyntaxError, find_check, parse_checks
-from rulesref.games.pacg.steps import ORDER, Step, read_step
+from rulesref.games.pacg.checks import Check, CheckSyntaxError, Placed, find_check, parse_checks
+from rulesref.games.pacg.steps import ORDER, EncounterStep, read_step
 from rulesref.referee import check_file
 from rulesref.ruling import Basis
 
@@ -67,11 +67,11 @@ def test_unreadable_check_lines_say_what_is_wrong(line: str, complaint: str) -> 
 
 def test_find_check_by_place_name_and_skill() -> None:
     chain = parse_checks("Wisdom 10 or Combat 13 then Combat 15")
-    assert find_check(chain, 2) == (2, Check("Combat", 15))
-    assert find_check(chain, "Wisdom") == (1, Check("Wisdom", 10))
-    assert find_check(chain, "Combat 15") == (2, Check("Combat", 15))
-    assert find_check(chain, "combat", prefer=1) == (1, Check("Combat", 13))
-    assert find_check(chain, "Combat", prefer=2) == (2, Check("Combat", 15))
+    assert find_check(chain, 2) == Placed(2, Check("Combat", 15))
+    assert find_check(chain, "Wisdom") == Placed(1, Check("Wisdom", 10))
+    assert find_check(chain, "Combat 15") == Placed(2, Check("Combat", 15))
+    assert find_check(chain, "combat", prefer=1) == Placed(1, Check("Combat", 13))
+    assert find_check(chain, "Combat", prefer=2) == Placed(2, Check("Combat", 15))
     with pytest.raises(CheckSyntaxError, match="not one of the card's checks"):
         find_check(chain, "Stealth")
     with pytest.raises(CheckSyntaxError, match="not in the chain"):
@@ -87,8 +87,8 @@ def test_combat_checks_are_known_by_their_skill() -> None:
 def test_steps_are_in_rulebook_order_and_misspellings_get_a_hint() -> None:
     assert [s.value for s in ORDER][:5] == ["encounter", "evasion", "guard", "before-acting", "check"]
     assert [s.value for s in ORDER][-4:] == ["avenge", "close", "escape", "win"]
-    assert read_step("Before Acting") is Step.BEFORE_ACTING
-    assert read_step("evade") is Step.EVASION
+    assert read_step("Before Acting") is EncounterStep.BEFORE_ACTING
+    assert read_step("evade") is EncounterStep.EVASION
     with pytest.raises(ValueError, match="did you mean 'check'"):
         read_step("chek")
 

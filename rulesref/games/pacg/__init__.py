@@ -4,7 +4,8 @@ One module per game concept:
   checks     a card's check line: "Knowledge 4 or Perception 4 then Combat 10"
   steps      the encounter steps in order, and the two pseudo-steps
   cards      the encountered card and the encountering character
-  events     what a scenario says happened, one event per step
+  readers    typed field readers, and the loop that reads an event from its declaration
+  events     what a scenario says happened, one event per step, each declared once
   situation  the scenario read into a Situation (every error names file, line and field)
   state      the running record of one encounter
   judge      how a ruling on one event is recorded, rule or reading
@@ -19,8 +20,7 @@ from __future__ import annotations
 
 from rulesref.games.pacg.run import run
 from rulesref.games.pacg.situation import SITUATION_KEYS, read_situation
-from rulesref.referee import Outcome, Trail
-from rulesref.scenario import Scenario, check_situation_keys
+from rulesref.ruling import Outcome, Scenario, Trail
 
 
 class PathfinderACG:
@@ -29,7 +29,7 @@ class PathfinderACG:
     situation_keys = SITUATION_KEYS
 
     def referee(self, scenario: Scenario, trail: Trail) -> Outcome:
-        check_situation_keys(scenario, SITUATION_KEYS, required=("character", "card"))
+        scenario.check_keys(SITUATION_KEYS, required=("character", "card"))
         return run(read_situation(scenario), trail)
 
 

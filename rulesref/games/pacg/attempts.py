@@ -16,14 +16,14 @@ from rulesref.games.pacg.events import Damage, Event, Result, Skip
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import Attempt, DamageDealt, Encounter
-from rulesref.games.pacg.steps import CHECK_STEPS, Step
+from rulesref.games.pacg.steps import CHECK_STEPS, EncounterStep
 from rulesref.ruling import Verdict
 
 SIDE_STEP_CLAUSE = {
-    Step.ENCOUNTER: "step.when-you-encounter",
-    Step.BEFORE_ACTING: "step.before-acting",
-    Step.AFTER_ACTING: "step.after-acting",
-    Step.GUARD: "step.guard",
+    EncounterStep.ENCOUNTER: "step.when-you-encounter",
+    EncounterStep.BEFORE_ACTING: "step.before-acting",
+    EncounterStep.AFTER_ACTING: "step.after-acting",
+    EncounterStep.GUARD: "step.guard",
 }
 """The clause for a check or damage a card calls for in a step other than the checks."""
 
@@ -40,13 +40,13 @@ def chain_position(s: Situation, enc: Encounter, event: Event, ref: str | int | 
         if not s.chain_given:
             return ref if isinstance(ref, int) else 1
         try:
-            return find_check(s.chain, ref, prefer=enc.check_in_progress(len(s.chain)))[0]
+            return find_check(s.chain, ref, prefer=enc.check_in_progress(len(s.chain))).position
         except CheckSyntaxError as exc:
             raise _error(s, event, "check", str(exc)) from None
     in_progress = enc.check_in_progress(len(s.chain))
     if event.kind in ("result", "skip"):
-        return max(in_progress, 2) if event.step is Step.NEXT_CHECK else in_progress
-    if event.step is Step.CHECK:
+        return max(in_progress, 2) if event.step is EncounterStep.NEXT_CHECK else in_progress
+    if event.step is EncounterStep.CHECK:
         return 1
     reduces = getattr(event.action, "reduces", None)
     if reduces is not None:
@@ -77,11 +77,17 @@ def _option(s: Situation, event: Event, k: int, result: Result | Skip) -> Check:
                 hint="add check: with the skill, e.g. check: Perception",
             )
         return group[0]
-    return find_check(s.chain, result.check, prefer=k)[1]
+    return find_check(s.chain, result.check, prefer=k).check
 
 
 def judge_result(
-    judge: Judge, s: Situation, enc: Encounter, event: Event, step: Step, where: int | str | None, result: Result
+    judge: Judge,
+    s: Situation,
+    enc: Encounter,
+    event: Event,
+    step: EncounterStep,
+    where: int | str | None,
+    result: Result,
 ) -> Verdict:
     """Rule on a check attempted; a legal attempt is recorded, and a failed one against a monster deals damage."""
     if result.side or step not in CHECK_STEPS:
@@ -105,21 +111,25 @@ def judge_result(
         again = judge.by_reading(
             "check-attempts",
             "step.attempt-every-check",
-            lambda o: (
-                (
-                    Verdict.ILLEGAL,
-                    f"{said} again: check {k} of the chain was already attempted by {first}, and each check is "
-                    "attempted once unless an effect allows another try.",
-                )
-                if o == "once-each"
-                else (
-                    Verdict.LEGAL,
-                    f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
-                )
-            ),
+            legal={
+                "again-allowed": f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
+            },
+            illegal={
+                "once-each": f"{said} again: check {k} of the chain was already attempted by {first}, and each check "
+                "is attempted once unless an effect allows another try.",
+            },
         )
         if again is not Verdict.LEGAL:
             return again
+    replaced = _replaced_damage(enc, earlier, k) if result.reroll and earlier is not None else []
+    answered = [p for p in enc.plays if p.source is not None and p.source in {d.id for d in replaced}]
+    if answered:
+        return judge.illegal(
+            "check.sub-steps",
+            f"{said} again as a reroll after {answered[0].by} played {answered[0].card} against the damage of the "
+            "roll it would replace: suffering damage is the check's last sub-step, and a check does not go back "
+            "from it to rolling.",
+        )
     if n == 1 and result.by != enc.who:
         return judge.illegal(
             "step.attempt-check",
@@ -166,13 +176,23 @@ def judge_result(
             hint="add success: true or false",
         )
     enc.attempts[k] = Attempt(event.index, result.by, check, result.total, success)
+    # the reroll takes the replaced roll's place, so the damage that roll dealt is not suffered
+    enc.damage = [d for d in enc.damage if d not in replaced]
     outcome = "succeeds" if success else "fails"
     if result.total is not None and difficulty is not None:
         outcome += f" ({result.total} against {difficulty})"
     if result.chose_fail:
         verdict = judge.legal("check.choose-fail", f"{said} and chooses to fail: the result is 0, and the check fails.")
     elif result.reroll and earlier is not None:
-        verdict = judge.legal("check.hero-point", f"{said} again as a reroll (such as a hero point) and {outcome}.")
+        dropped = "".join(
+            f"; the {d.amount} {d.type.capitalize()} damage of the replaced roll is not dealt"
+            if d.amount is not None
+            else "; the damage of the replaced roll is not dealt"
+            for d in replaced
+        )
+        verdict = judge.legal(
+            "check.hero-point", f"{said} again as a reroll (such as a hero point) and {outcome}{dropped}."
+        )
     elif n > 1 and result.by != enc.who:
         verdict = judge.legal(
             "step.sequential-checks", f"{said}, one of the sequential checks, as a local character may, and {outcome}."
@@ -193,6 +213,11 @@ def judge_result(
     return verdict
 
 
+def _replaced_damage(enc: Encounter, earlier: Attempt, k: int) -> list[DamageDealt]:
+    """The damage dealt by the roll a reroll of check ``k`` replaces."""
+    return [d for d in enc.damage if d.event == earlier.event and d.check == k]
+
+
 def _goal(s: Situation) -> str:
     return "defeat it" if s.card.is_bane else "acquire it"
 
@@ -202,27 +227,22 @@ def _check_damage(
     s: Situation,
     enc: Encounter,
     event: Event,
-    step: Step,
+    step: EncounterStep,
     k: int,
     result: Result,
     check: Check,
     difficulty: int | None,
 ) -> None:
     amount = difficulty - result.total if difficulty is not None and result.total is not None else None
-    dealt = DamageDealt(
-        len(enc.damage), event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}"
-    )
     if len(s.chain) > 1:
         # who takes a failed check's damage in a chain: a first-edition community answer
         judge.option(
             "check-attempts",
             "step.attempt-every-check",
-            lambda o: (
-                f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other "
-                "check of the chain."
-            ),
+            f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other check of "
+            "the chain.",
         )
-    enc.damage.append(dealt)
+    enc.deal(event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}")
     how_much = (
         f"{amount} {s.card.damage_type.capitalize()} damage"
         if amount is not None
@@ -234,16 +254,16 @@ def _check_damage(
     )
 
 
-def _side_check(judge: Judge, enc: Encounter, step: Step, result: Result) -> Verdict:
+def _side_check(judge: Judge, enc: Encounter, step: EncounterStep, result: Result) -> Verdict:
     said = f"{result.by} attempts {result.check or 'a check'}"
     if result.side:
-        if enc.attempts or step.rank > Step.NEXT_CHECK.rank:
+        if enc.attempts or step.rank > EncounterStep.NEXT_CHECK.rank:
             return judge.illegal(
                 "encounter.side-checks-first",
                 f"{said}, a check that can change the check to acquire or defeat: it must be resolved before that "
                 "check begins.",
             )
-        enc.side_attempted = True
+        enc.roll(step, result.check)
         return judge.legal(
             "encounter.side-checks-first",
             f"{said} before the check to acquire or defeat, as a check that can change it must be.",
@@ -251,6 +271,7 @@ def _side_check(judge: Judge, enc: Encounter, step: Step, result: Result) -> Ver
     clause = SIDE_STEP_CLAUSE.get(step)
     if clause is None:
         return judge.illegal("step.order", f"{said}: no check is attempted in the {step.value} step.")
+    enc.roll(step, result.check)
     return judge.legal(clause, f"{said}, a check the {step.value} step calls for.")
 
 
@@ -275,35 +296,28 @@ def judge_skip(judge: Judge, s: Situation, enc: Encounter, event: Event, k: int,
 
 
 def judge_damage(
-    judge: Judge, s: Situation, enc: Encounter, event: Event, step: Step, where: int | str | None, damage: Damage
+    judge: Judge,
+    s: Situation,
+    enc: Encounter,
+    event: Event,
+    step: EncounterStep,
+    where: int | str | None,
+    damage: Damage,
 ) -> Verdict:
     """Damage dealt by the card or an effect: recorded, so reductions can answer it."""
     earlier = [d for d in enc.damage if d.step is not step]
-    dealt = DamageDealt(
-        len(enc.damage),
-        event.index,
-        step,
-        where,
-        damage.to,
-        damage.amount,
-        damage.type,
-        damage.source or f"event {event.number}",
-    )
-    enc.damage.append(dealt)
+    enc.deal(event.index, step, where, damage.to, damage.amount, damage.type, damage.source or f"event {event.number}")
     amount = f"{damage.amount} " if damage.amount is not None else ""
     said = f"{amount}{damage.type.capitalize()} damage to {', '.join(damage.to)}"
     if earlier:
         judge.option(
             "damage-instances",
             "damage.separate-instances",
-            lambda o: (
-                f"{said}: "
-                + (
-                    "a separate instance of damage from the earlier one, with its own reduction plays."
-                    if o == "separate"
-                    else "the same source as the card's earlier damage, sharing its reduction plays."
-                )
-            ),
+            {
+                "separate": f"{said}: a separate instance of damage from the earlier one, with its own reduction "
+                "plays.",
+                "one-source": f"{said}: the same source as the card's earlier damage, sharing its reduction plays.",
+            },
         )
         return Verdict.LEGAL
     clause = SIDE_STEP_CLAUSE.get(step, "check.damage" if step in CHECK_STEPS else "damage.responses")

@@ -60,11 +60,6 @@ class Card:
     def is_monster(self) -> bool:
         return self.kind is Kind.BANE and self.type == "monster"
 
-    @property
-    def home(self) -> str:
-        """Where the card goes back to when it is put back: its location, or the vault if summoned."""
-        return "vault" if self.summoned else "location"
-
 
 @dataclass(frozen=True)
 class Character:

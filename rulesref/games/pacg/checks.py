@@ -79,6 +79,16 @@ class Chain:
         return " or ".join(str(c) for c in self.groups[index - 1])
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A check named by a scenario, and where it stands in the chain."""
+
+    position: int
+    """1-based place in the chain."""
+    check: Check
+    """The check at that place (one of its "or" choices)."""
+
+
 UNKNOWN = Chain(((Check("the check", None),),), "(no check line given)")
 """The chain used when a scenario gives no ``checks``: one check, judged by ``success``."""
 
@@ -153,8 +163,8 @@ def _check_skill(word: str, text: str) -> None:
         raise CheckSyntaxError(f"unknown skill {word!r} in {text!r}; did you mean {close[0]!r}?")
 
 
-def find_check(chain: Chain, wanted: str | int, *, prefer: int = 1) -> tuple[int, Check]:
-    """The chain position (1-based) and check a scenario names: ``2``, ``Combat``, ``Combat 10``.
+def find_check(chain: Chain, wanted: str | int, *, prefer: int = 1) -> Placed:
+    """The check a scenario names (``2``, ``Combat``, ``Combat 10``) and its place in the chain.
 
     A skill named at several positions is taken at ``prefer`` or the first after it.
     Raises CheckSyntaxError (with a did-you-mean) when nothing in the chain matches.
@@ -162,7 +172,7 @@ def find_check(chain: Chain, wanted: str | int, *, prefer: int = 1) -> tuple[int
     if isinstance(wanted, int) and not isinstance(wanted, bool):
         if not 1 <= wanted <= len(chain):
             raise CheckSyntaxError(f"check {wanted} is not in the chain {chain.text!r}, which has {len(chain)}")
-        return wanted, chain.groups[wanted - 1][0]
+        return Placed(wanted, chain.groups[wanted - 1][0])
     text = str(wanted).strip()
     try:
         named = parse_checks(text).groups
@@ -171,7 +181,7 @@ def find_check(chain: Chain, wanted: str | int, *, prefer: int = 1) -> tuple[int
         probe = None
     skill = (probe.skill if probe else text).lower()
     hits = [
-        (i, c)
+        Placed(i, c)
         for i, group in enumerate(chain.groups, 1)
         for c in group
         if c.skill.lower() == skill
@@ -182,5 +192,5 @@ def find_check(chain: Chain, wanted: str | int, *, prefer: int = 1) -> tuple[int
         close = difflib.get_close_matches(text, names, n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]!r}?" if close else f"; the card's checks are {chain.text!r}"
         raise CheckSyntaxError(f"{text!r} is not one of the card's checks{hint}")
-    later = [h for h in hits if h[0] >= prefer]
+    later = [h for h in hits if h.position >= prefer]
     return (later or hits)[0]

@@ -14,10 +14,9 @@ from rulesref.games.pacg import events as ev
 from rulesref.games.pacg.checks import CheckSyntaxError, find_check
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
-from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
-from rulesref.games.pacg.steps import CHECK_STEPS, ORDER, Step
-from rulesref.referee import Trail
-from rulesref.ruling import Verdict
+from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
+from rulesref.games.pacg.steps import CHECK_STEPS, ORDER, EncounterStep
+from rulesref.ruling import Trail, Verdict
 
 OVER_CLAUSE = {
     Over.EVADED: ("step.evasion", "the card was evaded, which ended the encounter at once"),
@@ -39,24 +38,24 @@ class Walk:
 
     # --- the steps -------------------------------------------------------------
 
-    def applies(self, step: Step) -> bool:
+    def applies(self, step: EncounterStep) -> bool:
         """Whether ``step`` is one of the steps that apply to this card, as far as is known now."""
         card, enc = self.s.card, self.enc
         if step.villain_only and not card.villain:
             return False
-        if step is Step.NEXT_CHECK:
+        if step is EncounterStep.NEXT_CHECK:
             return len(self.s.chain) > 1
-        if step is Step.AVENGE:
-            return card.is_bane and enc.outcome in (Outcome.UNDEFEATED, Outcome.UNKNOWN)
-        if step is Step.CLOSE:
-            return not card.summoned and enc.outcome is Outcome.DEFEATED
-        if step is Step.ESCAPE:
-            return not card.summoned and enc.outcome in (Outcome.DEFEATED, Outcome.UNDEFEATED)
-        if step is Step.WIN:
+        if step is EncounterStep.AVENGE:
+            return card.is_bane and enc.outcome in (CardOutcome.UNDEFEATED, CardOutcome.UNKNOWN)
+        if step is EncounterStep.CLOSE:
+            return not card.summoned and enc.outcome is CardOutcome.DEFEATED
+        if step is EncounterStep.ESCAPE:
+            return not card.summoned and enc.outcome in (CardOutcome.DEFEATED, CardOutcome.UNDEFEATED)
+        if step is EncounterStep.WIN:
             return enc.nowhere
         return True
 
-    def walk_to(self, target: Step | None, judge: Judge) -> None:
+    def walk_to(self, target: EncounterStep | None, judge: Judge) -> None:
         """Go through every step that applies up to ``target`` (None: to the end of the encounter)."""
         for step in ORDER:
             if self.enc.over is not None:
@@ -68,7 +67,7 @@ class Walk:
                 return
             if not self.applies(step):
                 continue
-            if step is Step.AVENGE and target is None and self.enc.outcome is Outcome.UNKNOWN:
+            if step is EncounterStep.AVENGE and target is None and self.enc.outcome is CardOutcome.UNKNOWN:
                 continue  # nothing says the bane was undefeated, so there is no avenge step to walk through
             self.leave(judge)
             if self.enc.over is not None:
@@ -77,41 +76,41 @@ class Walk:
         if target is None and self.enc.over is None:
             self.leave(judge)
             if self.enc.over is None:
-                self.enc.over = Over.UNKNOWN if self.enc.outcome in (None, Outcome.UNKNOWN) else Over.RESOLVED
+                self.enc.over = Over.UNKNOWN if self.enc.outcome in (None, CardOutcome.UNKNOWN) else Over.RESOLVED
 
-    def enter(self, step: Step, judge: Judge) -> None:
+    def enter(self, step: EncounterStep, judge: Judge) -> None:
         self.enc.walked.append(step)
         self._enter(step, judge)
         if self.enc.over is not None and self.enc.ended_in is None:
             self.enc.ended_in = step
 
-    def _enter(self, step: Step, judge: Judge) -> None:
-        if step is Step.RESOLVE:
+    def _enter(self, step: EncounterStep, judge: Judge) -> None:
+        if step is EncounterStep.RESOLVE:
             outcome.resolve(self.s, self.enc, judge)
-        elif step is Step.CLOSE:
+        elif step is EncounterStep.CLOSE:
             outcome.close(self.s, self.enc, judge)
-        elif step is Step.ESCAPE:
+        elif step is EncounterStep.ESCAPE:
             outcome.escape(self.s, self.enc, judge)
-        elif step is Step.WIN:
+        elif step is EncounterStep.WIN:
             outcome.win(self.s, self.enc, judge)
 
     def leave(self, judge: Judge) -> None:
-        if self.enc.current is Step.AVENGE and self.enc.avenged_by is None:
+        if self.enc.current is EncounterStep.AVENGE and self.enc.avenged_by is None:
             outcome.not_avenged(self.s, self.enc, judge)
             if self.enc.over is not None and self.enc.ended_in is None:
-                self.enc.ended_in = Step.AVENGE
+                self.enc.ended_in = EncounterStep.AVENGE
 
     # --- one event -------------------------------------------------------------
 
     def handle(self, event: ev.Event) -> Verdict:
         """Rule on one event of this encounter."""
-        judge = Judge(self.trail, event)
+        judge = Judge.of(self.trail, event)
         s, enc = self.s, self.enc
         if enc.over is not None:
             clause, why = self.over_clause()
             return judge.illegal(clause, f"{why}, so nothing more happens in it.")
         step, where = self.place(event)
-        if step is Step.BETWEEN:
+        if step is EncounterStep.BETWEEN:
             return judge.illegal(
                 "encounter.step-plays", "nothing may be played or used between steps, and nothing happens there."
             )
@@ -127,14 +126,18 @@ class Walk:
                 f"the {current.value} step has already begun; the steps happen in order, and a step once passed "
                 "does not come back.",
             )
-        if step.rank > Step.EVASION.rank:
+        if step.rank > EncounterStep.EVASION.rank:
             breach = self.proxy_must_evade(judge)
             if breach is not None:
                 return breach
         self.walk_to(step, Judge(self.trail))  # the steps passed are not this event's ruling
         if enc.over is not None and not (enc.ended_in is step and not enc.over.at_once):
             clause, why = self.over_clause()
-            if s.card.summoned and s.card.villain and step in (Step.CLOSE, Step.ESCAPE, Step.WIN):
+            if (
+                s.card.summoned
+                and s.card.villain
+                and step in (EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
+            ):
                 clause, why = (
                     "encounter.summoned-card",
                     f"{s.card.name} was summoned, so its encounter has no villain steps after resolving and "
@@ -144,11 +147,15 @@ class Walk:
         if not self.applies(step):
             return self.not_applying(judge, event, step)
         verdict = self.dispatch(judge, event, step, where)
-        if step is Step.ENCOUNTER and isinstance(event.action, (ev.Damage, ev.Effect)) and verdict is Verdict.LEGAL:
+        if (
+            step is EncounterStep.ENCOUNTER
+            and isinstance(event.action, (ev.Damage, ev.Effect))
+            and verdict is Verdict.LEGAL
+        ):
             enc.encountered_effects = True
         return verdict
 
-    def place(self, event: ev.Event) -> tuple[Step, int | str | None]:
+    def place(self, event: ev.Event) -> tuple[EncounterStep, int | str | None]:
         """The step an event really belongs to, and which check in it: a chain position or a side check's name."""
         ref = getattr(event.action, "check", None)
         if (
@@ -157,7 +164,7 @@ class Walk:
             and event.kind in ("play", "power", "result", "skip", "damage")
         ):
             k = attempts.chain_position(self.s, self.enc, event, ref)
-            return (Step.CHECK if k == 1 else Step.NEXT_CHECK), k
+            return (EncounterStep.CHECK if k == 1 else EncounterStep.NEXT_CHECK), k
         return event.step, (str(ref) if ref is not None else None)
 
     def over_clause(self) -> tuple[str, str]:
@@ -168,16 +175,20 @@ class Walk:
             return clause, f"the encounter with {self.s.card.name} ended when it was resolved"
         return OVER_CLAUSE[self.enc.over]
 
-    def not_applying(self, judge: Judge, event: ev.Event, step: Step) -> Verdict:
+    def not_applying(self, judge: Judge, event: ev.Event, step: EncounterStep) -> Verdict:
         card, enc = self.s.card, self.enc
-        if step is Step.NEXT_CHECK:
+        if step is EncounterStep.NEXT_CHECK:
             return judge.illegal(
                 "step.order", f"{card.name} has a single check, so the next-check step does not apply."
             )
-        if step is Step.AVENGE:
+        if step is EncounterStep.AVENGE:
             why = "a boon cannot be avenged" if not card.is_bane else f"{card.name} was defeated"
             return judge.illegal("step.avenge", f"only an undefeated bane can be avenged, and {why}.")
-        if enc.outcome is Outcome.UNKNOWN and step in (Step.CLOSE, Step.ESCAPE, Step.WIN):
+        if enc.outcome is CardOutcome.UNKNOWN and step in (
+            EncounterStep.CLOSE,
+            EncounterStep.ESCAPE,
+            EncounterStep.WIN,
+        ):
             raise self.s.doc.error(
                 (*event.path, "step"),
                 f"cannot rule on the {step.value} step: no result says whether {card.name} was defeated",
@@ -189,12 +200,12 @@ class Walk:
                 f"{card.name} was summoned: it belongs to no location, so there is no location to close or escape "
                 "through, and defeating it never wins.",
             )
-        if step is Step.CLOSE:
+        if step is EncounterStep.CLOSE:
             return judge.illegal(
                 "step.close-villain-location",
                 f"the villain's location closes only when the villain is defeated, and {card.name} was not.",
             )
-        if step is Step.WIN:
+        if step is EncounterStep.WIN:
             return judge.illegal(
                 "step.nowhere-to-escape",
                 f"the party wins only when the villain has nowhere to escape to, and {card.name} escaped.",
@@ -211,14 +222,12 @@ class Walk:
             option = judge.option(
                 "proxy-cannot-evade",
                 "step.proxy-evades",
-                lambda o: (
-                    f"{enc.who} is a proxy and {s.card.name} cannot be evaded: "
-                    + (
-                        "the card's 'cannot' wins, so the encounter goes on without evading."
-                        if o == "bane-wins"
-                        else "the proxy's duty to evade wins, so the proxy should have evaded."
-                    )
-                ),
+                {
+                    "bane-wins": f"{enc.who} is a proxy and {s.card.name} cannot be evaded: the card's 'cannot' wins, "
+                    "so the encounter goes on without evading.",
+                    "proxy-evades": f"{enc.who} is a proxy and {s.card.name} cannot be evaded: the proxy's duty to "
+                    "evade wins, so the proxy should have evaded.",
+                },
             )
             if option != "proxy-evades":
                 return None
@@ -228,12 +237,14 @@ class Walk:
             "ended in the evasion step.",
         )
 
-    def dispatch(self, judge: Judge, event: ev.Event, step: Step, where: int | str | None) -> Verdict:
+    def dispatch(self, judge: Judge, event: ev.Event, step: EncounterStep, where: int | str | None) -> Verdict:
         s, enc, a = self.s, self.enc, event.action
         if isinstance(a, ev.Play):
-            return plays.judge_play(judge, enc, s.card, self.on_combat(event, step, where), step, where, a, event.index)
+            combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
+            return plays.judge_play(judge, enc, s.card, combat, step, where, a, event.index, holds)
         if isinstance(a, ev.Power):
-            return plays.judge_power(judge, enc, s.card, self.on_combat(event, step, where), step, where, a)
+            combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
+            return plays.judge_power(judge, enc, s.card, combat, step, where, a, holds)
         if isinstance(a, ev.Result):
             return attempts.judge_result(judge, s, enc, event, step, where, a)
         if isinstance(a, ev.Skip):
@@ -260,7 +271,29 @@ class Walk:
         clause = attempts.SIDE_STEP_CLAUSE.get(step, "step.order")
         return judge.legal(clause, f"{a.name} applies in the {step.value} step.")
 
-    def on_combat(self, event: ev.Event, step: Step, where: int | str | None) -> bool:
+    def holds_check(self, event: ev.Event, step: EncounterStep, where: int | str | None) -> bool:
+        """Whether the step has a check a play can be made on (encounter.step-plays).
+
+        The check steps always do. Another step does when a card calls for a check in it: the
+        play names that check, or this encounter attempts one in the same step (a result, or
+        a guard attempt in the guard step). The evasion step and those after the checks hold none.
+        """
+        if step in CHECK_STEPS:
+            return True
+        if step not in attempts.SIDE_STEP_CLAUSE:
+            return False
+        if where is not None:
+            return True
+        return any(other.step is event.step and other.kind in ("result", "guard") for other in self.own_events(event))
+
+    def own_events(self, event: ev.Event) -> tuple[ev.Event, ...]:
+        """The events of the encounter ``event`` is in: those between the avenges around it."""
+        events = self.s.events
+        start = max((e.index + 1 for e in events[: event.index] if e.kind == "avenge"), default=0)
+        stop = next((e.index for e in events[event.index + 1 :] if e.kind == "avenge"), len(events))
+        return events[start:stop]
+
+    def on_combat(self, event: ev.Event, step: EncounterStep, where: int | str | None) -> bool:
         """Whether a play is on a combat check; an or-choice is settled by the result that follows, if any."""
         if step not in CHECK_STEPS or not isinstance(where, int) or where > len(self.s.chain):
             return True  # a side check's skill is not described: do not rule a combat-only play out
@@ -272,16 +305,16 @@ class Walk:
             ref = getattr(later.action, "check", None)
             if later.kind == "result" and later.step in CHECK_STEPS and ref is not None and self.s.chain_given:
                 try:
-                    k, check = find_check(self.s.chain, ref, prefer=where)
+                    found = find_check(self.s.chain, ref, prefer=where)
                 except CheckSyntaxError:
                     continue
-                if k == where:
-                    return check.is_combat
+                if found.position == where:
+                    return found.check.is_combat
         return any(c.is_combat for c in group)
 
     # --- events that change the course of the encounter -------------------------
 
-    def evade(self, judge: Judge, step: Step, a: ev.Evade) -> Verdict:
+    def evade(self, judge: Judge, step: EncounterStep, a: ev.Evade) -> Verdict:
         s, enc = self.s, self.enc
         said = f"{a.by} evades {s.card.name}" + (f" with {a.card}" if a.card else "")
         if a.by != enc.who:
@@ -289,29 +322,25 @@ class Walk:
                 "encounter.no-one-else",
                 f"{said}: only {enc.who}, the encountering character, can evade it; nobody can evade for someone else.",
             )
-        if step.rank > Step.AFTER_ACTING.rank:
+        if step.rank > EncounterStep.AFTER_ACTING.rank:
             # no reading lets an evasion come after the card is resolved
             return judge.by_reading(
                 "evade-timing",
                 "step.evasion-timing",
-                lambda o: (Verdict.ILLEGAL, f"{said} in the {step.value} step: the card has already been resolved."),
+                illegal=f"{said} in the {step.value} step: the card has already been resolved.",
             )
-        if step is not Step.EVASION and not a.late:
+        if step is not EncounterStep.EVASION and not a.late:
             timing = judge.by_reading(
                 "evade-timing",
                 "step.evasion-timing",
-                lambda o: (
-                    (
-                        Verdict.ILLEGAL,
-                        f"{said} in the {step.value} step: a plain evade works only in the evasion step; a later "
-                        "evasion needs a card that names that moment.",
-                    )
-                    if o == "evasion-step"
-                    else (
-                        Verdict.LEGAL,
-                        f"{said} in the {step.value} step: an evade card may be used until the card is resolved.",
-                    )
-                ),
+                legal={
+                    "any-step": f"{said} in the {step.value} step: an evade card may be used until the card is "
+                    "resolved.",
+                },
+                illegal={
+                    "evasion-step": f"{said} in the {step.value} step: a plain evade works only in the evasion step; a "
+                    "later evasion needs a card that names that moment.",
+                },
             )
             if timing is not Verdict.LEGAL:
                 return timing
@@ -321,14 +350,13 @@ class Walk:
                 verdict = judge.by_reading(
                     "proxy-cannot-evade",
                     "step.proxy-evades",
-                    lambda o: (
-                        (Verdict.LEGAL, f"{said}: the proxy's duty to evade wins over the card's 'cannot be evaded'.")
-                        if o == "proxy-evades"
-                        else (
-                            Verdict.ILLEGAL,
-                            f"{said}: the card cannot be evaded, and 'cannot' wins over the proxy's duty to evade.",
-                        )
-                    ),
+                    legal={
+                        "proxy-evades": f"{said}: the proxy's duty to evade wins over the card's 'cannot be evaded'.",
+                    },
+                    illegal={
+                        "bane-wins": f"{said}: the card cannot be evaded, and 'cannot' wins over the proxy's duty to "
+                        "evade.",
+                    },
                 )
                 if verdict is not Verdict.LEGAL:
                     return verdict
@@ -338,28 +366,29 @@ class Walk:
             verdict = judge.by_reading(
                 "avenger-evade",
                 "step.avenge",
-                lambda o: (
-                    (Verdict.LEGAL, f"{said}: the avenger's new encounter runs every step, evasion included.")
-                    if o == "may-evade"
-                    else (Verdict.ILLEGAL, f"{said}: the avenger took up the bane to defeat it and may not evade it.")
-                ),
+                legal={
+                    "may-evade": f"{said}: the avenger's new encounter runs every step, evasion included.",
+                },
+                illegal={
+                    "no-evade": f"{said}: the avenger took up the bane to defeat it and may not evade it.",
+                },
             )
             if verdict is not Verdict.LEGAL:
                 return verdict
             return self._evaded(judge)
-        if step is Step.EVASION:
+        if step is EncounterStep.EVASION:
             judge.legal("step.evasion", f"{said}: evading ends the encounter at once.")
         elif a.late:
             judge.option(
                 "evade-timing",
                 "step.evasion-timing",
-                lambda o: f"{said} at this later moment, which the card used names.",
+                f"{said} at this later moment, which the card used names.",
             )
         return self._evaded(judge)
 
     def _evaded(self, judge: Judge) -> Verdict:
         s, enc = self.s, self.enc
-        enc.over, enc.outcome = Over.EVADED, Outcome.EVADED
+        enc.over, enc.outcome = Over.EVADED, CardOutcome.EVADED
         enc.at = Where.VAULT if s.card.summoned else Where.LOCATION
         what = "not acquired" if not s.card.is_bane else "neither defeated nor undefeated"
         where = "goes back to the vault" if s.card.summoned else "is shuffled back into its location"
@@ -370,17 +399,13 @@ class Walk:
             option = judge.option(
                 "encounter-effects-evaded",
                 "step.when-you-encounter",
-                lambda o: (
-                    "What happened when it was encountered "
-                    + (
-                        "still stands: that step came before evasion."
-                        if o == "still-apply"
-                        else "is undone by evading."
-                    )
-                ),
+                {
+                    "still-apply": "What happened when it was encountered still stands: that step came before evasion.",
+                    "undone": "What happened when it was encountered is undone by evading.",
+                },
             )
             if option == "undone":
-                enc.damage = [d for d in enc.damage if d.step is not Step.ENCOUNTER]
+                enc.damage = [d for d in enc.damage if d.step is not EncounterStep.ENCOUNTER]
         if s.card.summoned:
             judge.note("verb.summon", f"{s.card.name} was summoned: once it is evaded it goes back to the vault.")
         return Verdict.LEGAL
@@ -404,9 +429,9 @@ class Walk:
             f"{a.by} moves; only the encountering character's move cancels effects after the encounter.",
         )
 
-    def end_turn(self, judge: Judge, step: Step) -> Verdict:
+    def end_turn(self, judge: Judge, step: EncounterStep) -> Verdict:
         s, enc = self.s, self.enc
-        enc.over, enc.outcome = Over.FORCED, Outcome.NEITHER
+        enc.over, enc.outcome = Over.FORCED, CardOutcome.NEITHER
         if s.card.summoned:
             enc.at = Where.VAULT
             judge.legal(
@@ -451,8 +476,8 @@ class Walk:
             return judge.illegal(
                 "step.avenge", f"{said} without burying a card: avenging costs the avenger one buried card."
             )
-        if enc.outcome is Outcome.UNKNOWN:
-            enc.outcome = Outcome.UNDEFEATED
+        if enc.outcome is CardOutcome.UNKNOWN:
+            enc.outcome = CardOutcome.UNDEFEATED
             judge.note(
                 "step.resolve-bane",
                 "The events do not describe the failed check, but an avenge follows only an undefeated bane, so "

@@ -1,66 +1,83 @@
-"""How a ruling on one event is written down: one trail step, citing the clause it rests on.
+"""How a ruling on one event is written down: Trail steps, each citing the clause it rests on.
 
-Where a ruling rests on an open question the Judge asks for the reading; with no reading
-chosen and no default, the event is ``undetermined`` and the step names the open clause,
-while the rest of the encounter is still ruled (so an illegal event elsewhere still shows).
+PACG rules on every event of an encounter, so an illegal or open event does not end the
+ruling (the Trail's ``illegal`` and ``undetermined`` would): the Judge records the step
+through the Trail and gives the event's verdict back. Where a ruling rests on an open
+question it goes through a reading, each option's verdict and words given as data; with
+no reading chosen and no default, the event is ``undetermined`` and the step names the
+open clause, while the rest of the encounter is still ruled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from rulesref.games.pacg.events import Event
-from rulesref.referee import Trail, Undetermined
-from rulesref.ruling import Basis, Step, Verdict
+from rulesref.ruling import Trail, Verdict
 
 
+@dataclass(frozen=True)
 class Judge:
-    """Writes the rulings for one event (or for the encounter itself, when ``event`` is None)."""
+    """Writes the rulings for one event (or for the encounter itself, with no prefix)."""
 
-    def __init__(self, trail: Trail, event: Event | None = None) -> None:
-        self.trail = trail
-        self.prefix = f"Event {event.number} ({event.step.value}): " if event is not None else ""
+    trail: Trail
+    prefix: str = ""
+    """``Event 3 (check): `` before every step about an event."""
+
+    @classmethod
+    def of(cls, trail: Trail, event: Event) -> Judge:
+        """The Judge of one event: its steps start with the event's number and step."""
+        return cls(trail, f"Event {event.number} ({event.step.value}): ")
+
+    def note(self, clause: str, says: str) -> None:
+        """Record a rule step (a card's fate, a step applied, or the ruling on an event)."""
+        self.trail.rule(clause, self.prefix + says)
 
     def legal(self, clause: str, says: str) -> Verdict:
-        """Record a legal ruling."""
-        self.trail.rule(clause, self.prefix + says)
+        """Record that the event is legal."""
+        self.note(clause, says)
         return Verdict.LEGAL
 
     def illegal(self, clause: str, says: str) -> Verdict:
-        """Record an illegal ruling."""
-        self.trail.rule(clause, self.prefix + "illegal: " + says)
+        """Record that the event breaks the rule in ``clause``."""
+        self.note(clause, "illegal: " + says)
         return Verdict.ILLEGAL
 
-    def note(self, clause: str, says: str) -> None:
-        """Record a step that is not a ruling on an event (a card's fate, a step applied)."""
-        self.trail.rule(clause, self.prefix + says)
-
     def by_reading(
-        self, reading: str, clause: str, decide: Callable[[str], tuple[Verdict, str]], about: str = ""
+        self,
+        reading: str,
+        clause: str,
+        *,
+        legal: Mapping[str, str] | str | None = None,
+        illegal: Mapping[str, str] | str | None = None,
+        about: str = "",
     ) -> Verdict:
-        """Rule through a reading: ``decide(option)`` gives the verdict and what it says."""
-        try:
-            option = self.trail.choice(reading)
-        except Undetermined as question:
-            self.open(question.clause, (f"{about}: " if about else "") + question.says)
+        """Rule through a reading: the options under which the event is legal, and those under
+        which it is illegal, each with its words (one text: every option of the reading).
+
+        With the reading unsettled the step is open (``about`` leads its words) and the
+        event ``undetermined``.
+        """
+        allowed, refused = self._each(reading, legal), self._each(reading, illegal)
+        option = self.option(reading, clause, allowed | {o: "illegal: " + s for o, s in refused.items()}, about)
+        if option is None:
             return Verdict.UNDETERMINED
-        verdict, says = decide(option)
-        if verdict is Verdict.ILLEGAL:
-            says = "illegal: " + says
-        self.trail.interpret(reading, self.prefix + says, clause)
-        return verdict
+        return Verdict.LEGAL if option in allowed else Verdict.ILLEGAL
+
+    def option(self, reading: str, clause: str, says: Mapping[str, str] | str, about: str = "") -> str | None:
+        """The option in force for a reading that shapes what happens; None (an open step) when unsettled."""
+        words = {o: self.prefix + s for o, s in says.items()} if isinstance(says, Mapping) else self.prefix + says
+        lead = self.prefix + about if about else self.prefix.removesuffix(": ")  # what leads an open step's words
+        return self.trail.reading_or_open(reading, words, clause, lead)
 
     def open(self, clause: str, says: str) -> None:
         """Record that the pages leave this ruling open."""
-        pages = self.trail.game.clause(clause).pages
-        self.trail.steps.append(Step(self.prefix + says, clause, pages, Basis.OPEN))
+        self.trail.open(clause, self.prefix + says)
 
-    def option(self, reading: str, clause: str, says: Callable[[str], str]) -> str | None:
-        """The option in force for a reading that shapes what happens (not a verdict); None if open."""
-        try:
-            option = self.trail.choice(reading)
-        except Undetermined as question:
-            self.open(question.clause, question.says)
-            return None
-        self.trail.interpret(reading, self.prefix + says(option), clause)
-        return option
+    def _each(self, reading: str, says: Mapping[str, str] | str | None) -> dict[str, str]:
+        """Each option's words: ``says`` itself, or its one text for every option of the reading."""
+        if isinstance(says, str):
+            known = self.trail.game.readings.get(reading)  # an unknown reading is refused by the Trail
+            return {o.id: says for o in (known.options if known else ())}
+        return dict(says or {})

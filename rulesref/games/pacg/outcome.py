@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
-from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
+from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
 
 
 def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
@@ -31,13 +31,13 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
     if not card.is_bane:
         enc.over = Over.RESOLVED
         if won is None:
-            enc.outcome, enc.at = Outcome.UNKNOWN, Where.UNKNOWN
+            enc.outcome, enc.at = CardOutcome.UNKNOWN, Where.UNKNOWN
             judge.note(
                 "step.resolve-boon",
                 f"Resolve: the events do not say whether every check to acquire {card.name} succeeded.",
             )
         elif won:
-            enc.outcome, enc.at = Outcome.ACQUIRED, Where.HAND
+            enc.outcome, enc.at = CardOutcome.ACQUIRED, Where.HAND
             judge.note(
                 "step.resolve-boon",
                 f"Resolve: every check succeeded{by_effect}, so {enc.who} acquires {card.name}: it is drawn into "
@@ -45,7 +45,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
             )
             judge.note("verb.card-moves", f"{card.name} is drawn: it goes into {enc.who}'s hand.")
         else:
-            enc.outcome, enc.at = Outcome.NOT_ACQUIRED, Where.VAULT
+            enc.outcome, enc.at = CardOutcome.NOT_ACQUIRED, Where.VAULT
             judge.note(
                 "step.resolve-boon",
                 f"Resolve: a check to acquire {card.name} did not succeed, so it is banished; the encounter is over.",
@@ -53,13 +53,13 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
             _to_vault(s, judge, f"{card.name} is banished")
         return
     if won is None:
-        enc.outcome, enc.at = Outcome.UNKNOWN, Where.UNKNOWN
+        enc.outcome, enc.at = CardOutcome.UNKNOWN, Where.UNKNOWN
         judge.note(
             "step.resolve-bane", f"Resolve: the events do not say whether every check to defeat {card.name} succeeded."
         )
         return
     if won:
-        enc.outcome = Outcome.DEFEATED
+        enc.outcome = CardOutcome.DEFEATED
         if card.villain and not card.summoned:
             judge.note(
                 "step.resolve-bane",
@@ -81,7 +81,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         _to_vault(s, judge, f"{card.name} is banished")
         _henchman(s, enc, judge)
         return
-    enc.outcome = Outcome.UNDEFEATED
+    enc.outcome = CardOutcome.UNDEFEATED
     judge.note(
         "step.resolve-bane",
         f"Resolve: a check to defeat {card.name} did not succeed{by_effect}, so it is undefeated; a local "
@@ -117,23 +117,20 @@ def _to_vault(s: Situation, judge: Judge, what: str) -> None:
 def not_avenged(s: Situation, enc: Encounter, judge: Judge) -> None:
     """Leaving the avenge step with nobody avenging an undefeated bane (step.resolve-bane)."""
     card = s.card
-    if enc.outcome is not Outcome.UNDEFEATED:
-        if enc.outcome is Outcome.UNKNOWN:
+    if enc.outcome is not CardOutcome.UNDEFEATED:
+        if enc.outcome is CardOutcome.UNKNOWN:
             enc.over = Over.UNKNOWN
         return
     if card.villain and not card.summoned:
         option = judge.option(
             "undefeated-villain",
             "step.resolve-bane",
-            lambda o: (
-                f"Nobody avenges {card.name}. Its when-undefeated effects apply; "
-                + (
-                    "it is not shuffled into its location but goes straight on to the escape step."
-                    if o == "escape-directly"
-                    else "it is shuffled into its location as the resolve step says, then taken back out for the "
-                    "escape step."
-                )
-            ),
+            {
+                "escape-directly": f"Nobody avenges {card.name}. Its when-undefeated effects apply; it is not "
+                "shuffled into its location but goes straight on to the escape step.",
+                "shuffle-then-escape": f"Nobody avenges {card.name}. Its when-undefeated effects apply; it is "
+                "shuffled into its location as the resolve step says, then taken back out for the escape step.",
+            },
         )
         if option is None:
             enc.at = Where.UNKNOWN
@@ -166,6 +163,12 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
             "its cards are banished, the location leaves play, everyone there must move, and there is no more "
             "exploring this turn.",
         )
+        enc.moved = True
+        judge.note(
+            "encounter.move-cancels-after",
+            f"{enc.who} is at {name} and must move as it leaves play, so anything that would happen after the "
+            "encounter does not happen.",
+        )
         return
     enc.location_closed = False
     judge.note(
@@ -182,12 +185,11 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
         option = judge.option(
             "cornered-with-other-villains",
             "step.other-villains",
-            lambda o: (
-                f"{s.card.name} had no unguarded location to escape to, so the party wins."
-                if o == "win"
-                else f"The party does not win: {s.card.name} is banished and the scenario goes on while another "
-                "villain remains."
-            ),
+            {
+                "win": f"{s.card.name} had no unguarded location to escape to, so the party wins.",
+                "no-win": f"The party does not win: {s.card.name} is banished and the scenario goes on while another "
+                "villain remains.",
+            },
         )
         if option is None:
             enc.win_open = True
@@ -210,7 +212,7 @@ def unguarded_distant(s: Situation, enc: Encounter) -> list[str] | None:
 def escape(s: Situation, enc: Encounter, judge: Judge) -> None:
     """Villain step: the villain escapes if any location is unguarded."""
     card = s.card
-    if enc.outcome is Outcome.UNDEFEATED:
+    if enc.outcome is CardOutcome.UNDEFEATED:
         enc.over, enc.at = Over.ESCAPED, Where.ESCAPED
         judge.note(
             "step.villain-escapes",
@@ -244,9 +246,12 @@ def win(s: Situation, enc: Encounter, judge: Judge) -> None:
     """Villain step: nowhere to escape, so the party wins."""
     enc.over, enc.at = Over.WON, Where.VAULT
     judge.note(
-        "step.nowhere-to-escape",
-        f"Win: {s.card.name} has nowhere to escape to, so the party wins the scenario; in the clean-up after "
-        "the scenario, cards that are not boons go back to the vault.",
+        "step.nowhere-to-escape", f"Win: {s.card.name} has nowhere to escape to, so the party wins the scenario."
+    )
+    judge.note(
+        "scenario.clean-up",
+        f"In the clean-up after the scenario, every card that is not a boon, {s.card.name} among them, goes back "
+        "to the vault.",
     )
     _after_win(enc, judge)
 
@@ -256,9 +261,8 @@ def _after_win(enc: Encounter, judge: Judge) -> None:
     enc.after_win = judge.option(
         "after-win",
         "step.nowhere-to-escape",
-        lambda o: (
-            "The current turn still goes on after the win."
-            if o == "turn-continues"
-            else "Play stops at once with the win; the turn is not finished."
-        ),
+        {
+            "turn-continues": "The current turn still goes on after the win.",
+            "play-stops": "Play stops at once with the win; the turn is not finished.",
+        },
     )

@@ -1,14 +1,17 @@
 """Playing cards and using powers during an encounter: what fits the step, and how often.
 
 The checks run in a fixed order, one block per rule family; the first that fails decides:
-  1. relevance: the play must bear on the current step (encounter.step-plays)
-  2. immunity: no card with a trait the card is immune to (encounter.immunity)
-  3. combat-only powers only on a combat check (check.use-cards)
-  4. a revealed card is not played again in the same check or step (verb.reveal)
-  5. damage reduction needs damage of a type it can reduce (damage.responses)
-  6. the party's one boon of each type per check or step, freely played exempt
+  1. relevance: the play must bear on the current step (encounter.step-plays); a play on a
+     check needs a check in that step
+  2. order: nothing is played on a check once its dice are rolled (check.sub-steps)
+  3. immunity: no card with a trait the card is immune to (encounter.immunity)
+  4. combat-only powers only on a combat check (check.use-cards)
+  5. a revealed card is not played again in the same check or step (verb.reveal), not even
+     for another of its powers (play.one-power-per-play)
+  6. damage reduction needs damage of a type it can reduce (damage.responses)
+  7. the party's one boon of each type per check or step, freely played exempt
      (encounter.boon-limit, play.played-freely, check.damage-type-limit, damage.type-limit)
-A character power is checked for 1-3 and then used at most once per step unless it is
+A character power is checked for 1-4 and then used at most once per step unless it is
 triggered (encounter.power-frequency).
 """
 
@@ -18,7 +21,7 @@ from rulesref.games.pacg.cards import Card
 from rulesref.games.pacg.events import Play, Power
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.state import DamageDealt, Encounter, Played
-from rulesref.games.pacg.steps import NO_CHECK_STEPS, Step
+from rulesref.games.pacg.steps import NO_CHECK_STEPS, EncounterStep
 from rulesref.ruling import Verdict
 
 Unit = tuple[object, ...]
@@ -29,14 +32,18 @@ def judge_play(
     enc: Encounter,
     card: Card,
     on_combat: bool,
-    step: Step,
+    step: EncounterStep,
     where: int | str | None,
     play: Play,
     event: int,
+    holds_check: bool,
 ) -> Verdict:
-    """Rule on one boon play; a legal play is recorded for the type limit."""
+    """Rule on one boon play; a legal play is recorded for the type limit.
+
+    ``holds_check``: the step has a check the play can be made on.
+    """
     said = f"{play.by} plays {play.card} ({play.type}{', freely' if play.freely else ''})"
-    wrong = _relevance(judge, step, where, play.purpose, said)
+    wrong = _relevance(judge, enc, step, where, play.purpose, said, holds_check)
     if wrong is not None:
         return wrong
     hit = sorted(play.traits & card.immune)
@@ -50,10 +57,17 @@ def judge_play(
         return _not_combat(judge, said)
     key = (play.by, play.card.lower(), step, where)
     if key in enc.revealed and not play.again:
+        if play.how == "reveal":
+            return judge.illegal(
+                "verb.reveal",
+                f"{said}: {play.card} was already revealed for its power in this check or step, and the same card "
+                "cannot be revealed for its power again there unless the card itself allows it.",
+            )
         return judge.illegal(
-            "verb.reveal",
-            f"{said}: {play.card} was already revealed for its power in this check or step; one play uses one "
-            "power, and a revealed card cannot be used again here unless the card itself allows it.",
+            "play.one-power-per-play",
+            f"{said}: {play.card} was already revealed for one of its powers here; a boon played for its power "
+            "uses only one of its powers, even when it stays in hand and is played freely, unless the card "
+            "itself allows another use.",
         )
     source: DamageDealt | None = None
     if play.reduces is not None:
@@ -72,12 +86,19 @@ def judge_play(
 
 
 def judge_power(
-    judge: Judge, enc: Encounter, card: Card, on_combat: bool, step: Step, where: int | str | None, power: Power
+    judge: Judge,
+    enc: Encounter,
+    card: Card,
+    on_combat: bool,
+    step: EncounterStep,
+    where: int | str | None,
+    power: Power,
+    holds_check: bool,
 ) -> Verdict:
     """Rule on a power used; once per step (or check) unless triggered by an event."""
     said = f"{power.by} uses {power.power}"
     # a triggered power happens when its event does, in whatever step that is
-    wrong = _relevance(judge, step, where, "other" if power.triggered else power.purpose, said)
+    wrong = _relevance(judge, enc, step, where, "other" if power.triggered else power.purpose, said, holds_check)
     if wrong is not None:
         return wrong
     hit = sorted(power.adds & card.immune)
@@ -112,9 +133,17 @@ def _not_combat(judge: Judge, said: str) -> Verdict:
     )
 
 
-def _relevance(judge: Judge, step: Step, where: int | str | None, purpose: str, said: str) -> Verdict | None:
-    """Block 1: only plays that bear on the current step (encounter.step-plays)."""
-    if step is Step.BETWEEN:
+def _relevance(
+    judge: Judge,
+    enc: Encounter,
+    step: EncounterStep,
+    where: int | str | None,
+    purpose: str,
+    said: str,
+    holds_check: bool,
+) -> Verdict | None:
+    """Blocks 1 and 2: only plays that bear on the current step, and none on a check already rolled."""
+    if step is EncounterStep.BETWEEN:
         return judge.illegal("encounter.step-plays", f"{said}: nothing may be played or used between steps.")
     if purpose in ("heal", "explore"):
         return judge.illegal(
@@ -122,16 +151,34 @@ def _relevance(judge: Judge, step: Step, where: int | str | None, purpose: str, 
             f"{said} to {purpose}: that bears on no encounter step, and only plays that relate to the current step "
             "are allowed.",
         )
-    if purpose == "check" and step in NO_CHECK_STEPS:
+    if purpose != "check":
+        return None
+    if step in NO_CHECK_STEPS:
         return judge.illegal(
             "encounter.step-plays",
             f"{said} on a check: the {step.value} step has no check to play it on, and plays must relate to the "
             "current step.",
         )
+    if not holds_check:
+        return judge.illegal(
+            "encounter.step-plays",
+            f"{said} on a check: no check is attempted in the {step.value} step as described, so the play relates "
+            "to nothing in it, and plays must relate to the current step (write for: and what it is for if it does "
+            "something else here, or name the step's check with check:).",
+        )
+    if enc.was_rolled(step, where):
+        what = f"check {where} of the chain" if isinstance(where, int) else f"the {where} check"
+        return judge.illegal(
+            "check.sub-steps",
+            f"{said} on {what} after its dice were rolled: cards and powers that affect a check are played before "
+            "the dice are assembled and rolled, and the check's sub-steps come in order.",
+        )
     return None
 
 
-def _damage_for(enc: Encounter, step: Step, where: int | str | None, play: Play) -> tuple[DamageDealt | None, str]:
+def _damage_for(
+    enc: Encounter, step: EncounterStep, where: int | str | None, play: Play
+) -> tuple[DamageDealt | None, str]:
     """Block 5: the damage this play reduces, dealt earlier in the same step (and check)."""
     here = [d for d in enc.damage if d.step is step and play.reduces in d.to]
     same = [d for d in here if d.check == where] or here
@@ -175,18 +222,15 @@ def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict
     clash = per_check
     if bool(per_check) != bool(per_step):
         # the two readings of open.boon-limit-unit disagree only here: several checks in one step
+        earlier = f"another {new.type} was played earlier in this step but on another check;"
         option = judge.option(
             "boon-limit",
             "encounter.boon-limit",
-            lambda o: (
-                f"{said}: another {new.type} was played earlier in this step but on another check; the party's "
-                "count is taken "
-                + (
-                    "per check, so it starts again for this check."
-                    if o == "per-check"
-                    else "per step, so it is shared across the step."
-                )
-            ),
+            {
+                "per-check": f"{said}: {earlier} the party's count is taken per check, so it starts again for this "
+                "check.",
+                "per-step": f"{said}: {earlier} the party's count is taken per step, so it is shared across the step.",
+            },
         )
         if option is None:
             return Verdict.UNDETERMINED
@@ -211,19 +255,14 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
     verdict = judge.by_reading(
         "damage-instances",
         "damage.separate-instances",
-        lambda o: (
-            (
-                Verdict.LEGAL,
-                f"{said}: {first.by} played {first.card} against {new.reduces}'s damage in the {first.step.value} "
-                "step, but each instance of damage is its own source with its own reduction plays.",
-            )
-            if o == "separate"
-            else (
-                Verdict.ILLEGAL,
-                f"{said}: {first.by} already played {first.card}, a {new.type}, against {new.reduces}'s damage "
-                "from this card, and all of its damage is one source for the one-per-type limit.",
-            )
-        ),
+        legal={
+            "separate": f"{said}: {first.by} played {first.card} against {new.reduces}'s damage in the "
+            f"{first.step.value} step, but each instance of damage is its own source with its own reduction plays.",
+        },
+        illegal={
+            "one-source": f"{said}: {first.by} already played {first.card}, a {new.type}, against {new.reduces}'s "
+            "damage from this card, and all of its damage is one source for the one-per-type limit.",
+        },
         about=said,
     )
     return None if verdict is Verdict.LEGAL else verdict
@@ -244,18 +283,19 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
         p.reduces is not None and p.source == new.source and p.reduces != new.reduces for p in clash
     ):
         # one source hitting several characters: does each get their own limit? (open)
-        def decide(option: str) -> tuple[Verdict, str]:
-            if option == "per-character":
-                return Verdict.LEGAL, (
-                    f"{said} against the damage to {new.reduces}: each damaged character has their own "
-                    f"one-{new.type} limit against this source."
-                )
-            return Verdict.ILLEGAL, (
-                f"{said}: {clash[0].by} already played {clash[0].card} against the same source's "
-                f"damage, and the party shares one {new.type} against it."
-            )
-
-        return judge.by_reading("damage-limit", "damage.type-limit", decide, about=said)
+        return judge.by_reading(
+            "damage-limit",
+            "damage.type-limit",
+            legal={
+                "per-character": f"{said} against the damage to {new.reduces}: each damaged character has their own "
+                f"one-{new.type} limit against this source.",
+            },
+            illegal={
+                "shared": f"{said}: {clash[0].by} already played {clash[0].card} against the same source's damage, and "
+                f"the party shares one {new.type} against it.",
+            },
+            about=said,
+        )
     first = clash[0]
     if new.reduces is not None:
         if first.reduces is None:

@@ -12,14 +12,12 @@ from rulesref.games.pacg import events as ev
 from rulesref.games.pacg.encounter import Walk
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
-from rulesref.games.pacg.state import Encounter, Outcome, Over, Where
-from rulesref.games.pacg.steps import Step
-from rulesref.referee import Outcome as RefOutcome
-from rulesref.referee import Trail, Undetermined
-from rulesref.ruling import Basis, Verdict
+from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
+from rulesref.games.pacg.steps import EncounterStep
+from rulesref.ruling import Basis, Outcome, Trail, Undetermined, Verdict
 
 
-def run(s: Situation, trail: Trail) -> RefOutcome:
+def run(s: Situation, trail: Trail) -> Outcome:
     """Rule on every event of the scenario, in order, and say where the card ends up."""
     opening = Judge(trail)
     what = (
@@ -58,7 +56,7 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
     verdicts: list[Verdict] = []
     finished = False
     for event in s.events:
-        if event.step is Step.AFTER_ENCOUNTER:
+        if event.step is EncounterStep.AFTER_ENCOUNTER:
             if not finished:
                 walks[-1].walk_to(None, Judge(trail))
                 finished = True
@@ -66,7 +64,7 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
             continue
         if finished:
             verdicts.append(
-                Judge(trail, event).illegal(
+                Judge.of(trail, event).illegal(
                     "step.order",
                     "it is listed after something that happens once the encounter is over; the encounter cannot go "
                     "back.",
@@ -78,16 +76,19 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         if walk.enc.over is Over.AVENGED and len(walks) == 1 and walk.enc.avenged_by is not None:
             avenger = walk.enc.avenged_by
             local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
-            # the avenger's encounter runs inside the first one's avenge step, so its guards still hold
+            # A brand-new encounter (step.avenge), and a guard lasts only for the encounter it was
+            # made in (step.guard): the avenger's villain steps start with every location unguarded.
+            # Where characters stand, and which locations the first encounter named, carry over.
             first = walk.enc
             new = Encounter(
-                avenger,
-                local,
-                number=1,
-                guarded=set(first.guarded),
-                guard_named=set(first.guard_named),
-                positions=dict(first.positions),
+                avenger, local, number=1, guard_named=set(first.guard_named), positions=dict(first.positions)
             )
+            if first.guarded:
+                Judge(trail).note(
+                    "step.guard",
+                    f"{avenger}'s new encounter begins with {', '.join(sorted(first.guarded))} unguarded again: a "
+                    "guard lasts only for the encounter it was made in.",
+                )
             walks.append(Walk(s, trail, new))
     if not finished:
         walks[-1].walk_to(None, Judge(trail))
@@ -108,12 +109,12 @@ def run(s: Situation, trail: Trail) -> RefOutcome:
         )
         + f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}.",
     )
-    return RefOutcome(verdict, _summary(s, verdicts, state, verdict), state)
+    return Outcome(verdict, _summary(s, verdicts, state, verdict), state)
 
 
 def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Verdict:
     """Something that happens once the encounter is over."""
-    judge = Judge(trail, event)
+    judge = Judge.of(trail, event)
     a = event.action
     last = walks[-1].enc
     if isinstance(a, (ev.Result, ev.Skip, ev.Evade, ev.Avenge, ev.Guard, ev.Status, ev.EndTurn)):
@@ -124,11 +125,12 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         verdict = judge.by_reading(
             "after-win",
             "step.nowhere-to-escape",
-            lambda o: (
-                (Verdict.LEGAL, "the party has won, but the turn still finishes, so this may still happen.")
-                if o == "turn-continues"
-                else (Verdict.ILLEGAL, "the party has won, and play stops at once with the win.")
-            ),
+            legal={
+                "turn-continues": "the party has won, but the turn still finishes, so the win does not stop this.",
+            },
+            illegal={
+                "play-stops": "the party has won, and play stops at once with the win.",
+            },
         )
         if verdict is not Verdict.LEGAL:
             return verdict
@@ -147,15 +149,15 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         judge.by_reading(
             "after-win",
             "step.nowhere-to-escape",
-            lambda o: (Verdict.LEGAL, "won or not, the turn still goes on, so this may still happen."),
+            legal="won or not, the turn still goes on, so this may still happen.",
         )
     if isinstance(a, ev.Effect):
-        movers = [w.enc.who for w in walks if w.enc.moved]
-        if movers:
+        mover = next((w.enc for w in walks if w.enc.moved), None)
+        if mover is not None:
+            how = "had to move when the location closed" if mover.location_closed else "moved during the encounter"
             return judge.illegal(
                 "encounter.move-cancels-after",
-                f"{a.name} would happen after the encounter, but {movers[0]} moved during the encounter, so it "
-                "does not happen.",
+                f"{a.name} would happen after the encounter, but {mover.who} {how}, so it does not happen.",
             )
         return judge.legal(
             "encounter.move-cancels-after",
@@ -182,7 +184,7 @@ def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str
         "steps": [step.value for step in first.walked],
         "card": {
             "name": s.card.name,
-            "outcome": (last.outcome or Outcome.UNKNOWN).value,
+            "outcome": (last.outcome or CardOutcome.UNKNOWN).value,
             "at": (last.at or Where.UNKNOWN).value,
         },
     }

@@ -10,10 +10,10 @@ import enum
 from dataclasses import dataclass, field
 
 from rulesref.games.pacg.checks import Check
-from rulesref.games.pacg.steps import Step
+from rulesref.games.pacg.steps import EncounterStep
 
 
-class Outcome(str, enum.Enum):
+class CardOutcome(str, enum.Enum):
     """What became of the encountered card."""
 
     ACQUIRED = "acquired"
@@ -89,7 +89,7 @@ class Played:
     by: str
     card: str
     type: str
-    step: Step
+    step: EncounterStep
     check: int | str | None
     """Chain position in the check steps; a side check's name elsewhere; None for the step itself."""
     freely: bool
@@ -104,7 +104,7 @@ class DamageDealt:
 
     id: int
     event: int
-    step: Step
+    step: EncounterStep
     check: int | str | None
     to: tuple[str, ...]
     amount: int | None
@@ -131,25 +131,28 @@ class Encounter:
     """The other characters at the location."""
     number: int = 0
     """0 for the first encounter, 1 for the avenger's."""
-    walked: list[Step] = field(default_factory=list)
+    walked: list[EncounterStep] = field(default_factory=list)
     over: Over | None = None
-    ended_in: Step | None = None
+    ended_in: EncounterStep | None = None
     """The step in which the encounter ended."""
     attempts: dict[int, Attempt] = field(default_factory=dict)
-    side_attempted: bool = False
+    rolled: set[tuple[EncounterStep, str]] = field(default_factory=set)
+    """Checks other than the chain's already rolled: (step, the check's name, lowercase)."""
     status: str | None = None
     """Set by a status event: acquired, defeated or undefeated partway through."""
-    outcome: Outcome | None = None
+    outcome: CardOutcome | None = None
     at: Where | None = None
     plays: list[Played] = field(default_factory=list)
-    powers: set[tuple[str, str, Step, int | str | None]] = field(default_factory=set)
-    revealed: set[tuple[str, str, Step, int | str | None]] = field(default_factory=set)
+    powers: set[tuple[str, str, EncounterStep, int | str | None]] = field(default_factory=set)
+    revealed: set[tuple[str, str, EncounterStep, int | str | None]] = field(default_factory=set)
     immunity_lifted: bool = False
     guarded: set[str] = field(default_factory=set)
     guard_named: set[str] = field(default_factory=set)
     positions: dict[str, str] = field(default_factory=dict)
     """Distant characters moved during the encounter: name -> new location."""
     damage: list[DamageDealt] = field(default_factory=list)
+    damage_count: int = 0
+    """Damage instances dealt so far, dropped ones included: the next DamageDealt.id."""
     moved: bool = False
     encountered_effects: bool = False
     """Something happened in the when-you-encounter step (kept for reading encounter-effects-evaded)."""
@@ -166,8 +169,34 @@ class Encounter:
     after_win: str | None = None
     """After a win, the after-win reading's option in force (None: not chosen, open)."""
 
+    def deal(
+        self,
+        event: int,
+        step: EncounterStep,
+        check: int | str | None,
+        to: tuple[str, ...],
+        amount: int | None,
+        type: str,
+        source: str,
+    ) -> None:
+        """Record damage dealt, with an id no damage of this encounter had before."""
+        self.damage.append(DamageDealt(self.damage_count, event, step, check, to, amount, type, source))
+        self.damage_count += 1
+
+    def roll(self, step: EncounterStep, check: int | str | None) -> None:
+        """Record that a check outside the chain was rolled, so nothing more is played on it."""
+        if check is not None:
+            self.rolled.add((step, _name(check)))
+
+    def was_rolled(self, step: EncounterStep, check: int | str | None) -> bool:
+        """Whether this check has been rolled: in the check steps a chain position, elsewhere a check's name."""
+        if isinstance(check, int) and step in (EncounterStep.CHECK, EncounterStep.NEXT_CHECK):
+            attempt = self.attempts.get(check)
+            return attempt is not None and not attempt.skipped
+        return check is not None and (step, _name(check)) in self.rolled
+
     @property
-    def current(self) -> Step | None:
+    def current(self) -> EncounterStep | None:
         return self.walked[-1] if self.walked else None
 
     def check_in_progress(self, chain_length: int) -> int:
@@ -176,3 +205,8 @@ class Encounter:
             if k not in self.attempts:
                 return k
         return chain_length
+
+
+def _name(check: int | str) -> str:
+    """A check's name as events write it, compared without case or spacing."""
+    return " ".join(str(check).lower().split())

@@ -11,7 +11,7 @@ import enum
 from rulesref.errors import did_you_mean
 
 
-class Step(str, enum.Enum):
+class EncounterStep(str, enum.Enum):
     """A step of Encountering a Card, named as scenarios write it."""
 
     ENCOUNTER = "encounter"
@@ -46,7 +46,7 @@ class Step(str, enum.Enum):
     @property
     def rank(self) -> int:
         """Position in the step list; the pseudo-steps rank outside it."""
-        return ORDER.index(self) if self in ORDER else (-1 if self is Step.BETWEEN else len(ORDER))
+        return ORDER.index(self) if self in ORDER else (-1 if self is EncounterStep.BETWEEN else len(ORDER))
 
     @property
     def villain_only(self) -> bool:
@@ -55,50 +55,52 @@ class Step(str, enum.Enum):
 
 
 ORDER = (
-    Step.ENCOUNTER,
-    Step.EVASION,
-    Step.GUARD,
-    Step.BEFORE_ACTING,
-    Step.CHECK,
-    Step.NEXT_CHECK,
-    Step.AFTER_ACTING,
-    Step.RESOLVE,
-    Step.AVENGE,
-    Step.CLOSE,
-    Step.ESCAPE,
-    Step.WIN,
+    EncounterStep.ENCOUNTER,
+    EncounterStep.EVASION,
+    EncounterStep.GUARD,
+    EncounterStep.BEFORE_ACTING,
+    EncounterStep.CHECK,
+    EncounterStep.NEXT_CHECK,
+    EncounterStep.AFTER_ACTING,
+    EncounterStep.RESOLVE,
+    EncounterStep.AVENGE,
+    EncounterStep.CLOSE,
+    EncounterStep.ESCAPE,
+    EncounterStep.WIN,
 )
 """The step list (step.order)."""
-VILLAIN_STEPS = frozenset({Step.GUARD, Step.CLOSE, Step.ESCAPE, Step.WIN})
+VILLAIN_STEPS = frozenset({EncounterStep.GUARD, EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN})
 """Used only when the card is a villain (encounter.villain-steps)."""
-CHECK_STEPS = frozenset({Step.CHECK, Step.NEXT_CHECK})
+CHECK_STEPS = frozenset({EncounterStep.CHECK, EncounterStep.NEXT_CHECK})
 """Where the checks to acquire or defeat are attempted."""
-NO_CHECK_STEPS = frozenset({Step.RESOLVE, Step.AVENGE, Step.CLOSE, Step.ESCAPE, Step.WIN})
+NO_CHECK_STEPS = frozenset(
+    {EncounterStep.RESOLVE, EncounterStep.AVENGE, EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN}
+)
 """Steps with no check in them, so no card can be played on one."""
 
 ALIASES = {
-    "when-you-encounter": Step.ENCOUNTER,
-    "when-encountered": Step.ENCOUNTER,
-    "evade": Step.EVASION,
-    "guard-distant-locations": Step.GUARD,
-    "before": Step.BEFORE_ACTING,
-    "attempt-check": Step.CHECK,
-    "attempt-the-check": Step.CHECK,
-    "after": Step.AFTER_ACTING,
-    "resolve-the-encounter": Step.RESOLVE,
-    "avenge-the-encounter": Step.AVENGE,
-    "close-location": Step.CLOSE,
-    "after-the-encounter": Step.AFTER_ENCOUNTER,
+    "when-you-encounter": EncounterStep.ENCOUNTER,
+    "when-encountered": EncounterStep.ENCOUNTER,
+    "evade": EncounterStep.EVASION,
+    "guard-distant-locations": EncounterStep.GUARD,
+    "before": EncounterStep.BEFORE_ACTING,
+    "attempt-check": EncounterStep.CHECK,
+    "attempt-the-check": EncounterStep.CHECK,
+    "after": EncounterStep.AFTER_ACTING,
+    "resolve-the-encounter": EncounterStep.RESOLVE,
+    "avenge-the-encounter": EncounterStep.AVENGE,
+    "close-location": EncounterStep.CLOSE,
+    "after-the-encounter": EncounterStep.AFTER_ENCOUNTER,
 }
 """Spellings a person might reach for first; each is read as the step it names."""
-NAMES = tuple(s.value for s in Step)
+NAMES = tuple(s.value for s in EncounterStep)
 
 
-def read_step(text: str) -> Step:
+def read_step(text: str) -> EncounterStep:
     """The step a scenario names. Raises ValueError with a did-you-mean hint."""
     word = str(text).strip().lower().replace(" ", "-").replace("_", "-")
     if word in NAMES:
-        return Step(word)
+        return EncounterStep(word)
     if word in ALIASES:
         return ALIASES[word]
     hint = did_you_mean(word, (*NAMES, *ALIASES)) or f"steps are: {', '.join(NAMES)}"

@@ -1,0 +1,125 @@
+"""PACG engine findings of the source audit (issue 12): each would have been caught here.
+
+The scenarios named below rule each case; these tests hold the engine to what their
+steps cite, across every shipped PACG scenario where the finding is general.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from rulesref.games import find_game
+from rulesref.games.pacg.events import KINDS
+from rulesref.games.pacg.readers import declared, keys
+from rulesref.referee import check_file
+from rulesref.ruling import Ruling, Verdict
+
+PACG = Path(__file__).resolve().parents[1] / "scenarios" / "pacg"
+SCENARIOS = sorted(PACG.glob("*.yaml"))
+
+
+def _rule(name: str) -> Ruling:
+    ruling = check_file(PACG / f"{name}.yaml")
+    assert ruling.expect is not None and ruling.expect.ok, ruling.expect
+    return ruling
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[p.name for p in SCENARIOS])
+def test_a_step_saying_a_card_goes_to_the_vault_cites_a_clause_that_says_so(scenario: Path) -> None:
+    # the win step once cited step.nowhere-to-escape for "non-boons go back to the vault",
+    # which only scenario.clean-up says; the closing "Steps applied" summary repeats the
+    # card's fate already cited and is left out
+    clauses = find_game("pacg").clauses
+    ruling = check_file(scenario)
+    wrong = [
+        (s.clause, s.says)
+        for s in ruling.steps
+        if "vault" in s.says and not s.says.startswith("Steps applied") and "vault" not in clauses[s.clause].text
+    ]
+    assert wrong == []
+
+
+def test_a_guard_does_not_outlast_its_encounter() -> None:
+    # step.guard: a guard holds only for the encounter it was made in; step.avenge: the
+    # avenger starts a brand-new encounter
+    ruling = _rule("avenger-corners-villain")
+    assert ruling.state["guarded"] == [] and ruling.state["win"] is False
+    assert ruling.state["card"]["at"] == "escaped"
+    again = _rule("avenger-guards-again")
+    assert again.state["guarded"] == ["Woods"] and again.state["win"] is True
+
+
+@pytest.mark.parametrize(
+    "name", ["play-after-the-roll", "play-after-the-roll-next-check", "play-after-side-check-roll"]
+)
+def test_nothing_is_played_on_a_check_after_its_roll(name: str) -> None:
+    ruling = _rule(name)
+    assert ruling.verdict is Verdict.ILLEGAL
+    late = [s for s in ruling.steps if s.clause == "check.sub-steps"]
+    assert len(late) == 1 and "illegal" in late[0].says
+
+
+@pytest.mark.parametrize("step", ["evasion", "encounter", "before-acting"])
+def test_a_play_on_a_check_relates_to_a_step_only_if_the_step_has_a_check(step: str) -> None:
+    ruling = _rule(f"play-unrelated-to-{step}")
+    assert ruling.state["events"] == ["illegal", "legal"]
+    assert any(s.clause == "encounter.step-plays" and "illegal" in s.says for s in ruling.steps)
+
+
+@pytest.mark.parametrize("name", ["user-15-boon-limit-resets-per-step", "boon-limit-before-acting-and-check"])
+def test_a_play_on_a_check_the_step_calls_for_is_still_allowed(name: str) -> None:
+    assert _rule(name).verdict is Verdict.LEGAL
+
+
+def test_closing_the_villains_location_cancels_what_follows_the_encounter() -> None:
+    ruling = _rule("villain-defeated-win")
+    assert ruling.state["events"][-1] == "illegal"
+    assert ruling.state["after-encounter"] == "cancelled"
+
+
+def test_a_reroll_replaces_the_damage_of_the_roll_it_replaces() -> None:
+    assert _rule("hero-point-reroll").state["damage"] == []
+    late = _rule("reroll-after-damage-reduced")
+    assert late.state["events"] == ["legal", "legal", "illegal"]
+    assert late.state["damage"] == [{"to": "Valeros", "type": "combat", "source": "failed Combat 12", "amount": 3}]
+
+
+def test_a_card_used_for_a_second_power_cites_one_power_per_play_and_a_second_reveal_cites_reveal() -> None:
+    bracers = _rule("reveal-bracers-twice")
+    assert [s.clause for s in bracers.steps if "illegal" in s.says] == ["play.one-power-per-play"]
+    twice = _rule("reveal-same-card-twice")
+    assert [s.clause for s in twice.steps if "illegal" in s.says] == ["verb.reveal"]
+
+
+# --- issue 13: events declared once, and the engine on the ruling layer only ---------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_event_is_declared_once_and_the_schema_names_the_same_keys(kind: str) -> None:
+    # the dataclass declarations are what the reader reads; the JSON Schema must not drift
+    schema = json.loads((ROOT / "docs" / "schema" / "pacg.schema.json").read_text(encoding="utf-8"))["$defs"][kind]
+    shapes = schema.get("oneOf", [schema])
+    written = {key for shape in shapes for key in shape.get("properties", {})}
+    cls = KINDS[kind]
+    assert written == (set(keys(cls)) if declared(cls) else set())
+
+
+def test_the_engine_imports_the_ruling_layer_not_the_referee_or_the_scenario_reader() -> None:
+    found = []
+    for module in sorted((ROOT / "rulesref" / "games" / "pacg").glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module in ("rulesref.referee", "rulesref.scenario"):
+                found.append(f"{module.name}: {node.module}")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found += [
+                    f"{module.name}: import inside {node.name}"
+                    for n in ast.walk(node)
+                    if isinstance(n, ast.ImportFrom | ast.Import)
+                ]
+    assert found == []
