@@ -300,19 +300,38 @@ def _compose(text: str) -> yaml.Node | None:
 
     libyaml's composer is the fastest, but it has three faults here: it hands back an alias
     as the anchored node itself, forgetting where the alias is written; it refuses an anchor
-    name used twice; and it composes the whole text before anything is counted. A text with
-    no '&' and no '*' holds no anchor and no alias, and one of at most _FAST_TEXT characters
-    is composed in a moment whatever it holds: that is nearly every real file, and it takes
-    the fast way. Any other text is composed by ``_Composer``, which stops at the limits as
-    it reads; so is a text the fast way finds no valid YAML, so that a limit met before the
-    error is named first, whichever way the text was read.
+    name used twice; and it composes the whole text before anything is counted. A text where
+    no word starts with '&' or '*' holds no anchor and no alias ('D&D' is neither), and one of
+    at most _FAST_TEXT characters is composed in a moment whatever it holds: that is nearly
+    every real file, and it takes the fast way. Any other text is composed by ``_Composer``,
+    which stops at the limits as it reads; so is a text the fast way finds no valid YAML, so
+    that a limit met before the error is named first, whichever way the text was read.
     """
-    if _FastLoader is not None and len(text) <= _FAST_TEXT and "&" not in text and "*" not in text:
+    if _FastLoader is not None and len(text) <= _FAST_TEXT and not _may_hold_an_alias(text):
         try:
             return yaml.compose(text, Loader=_FastLoader)
         except yaml.YAMLError:
             pass
     return yaml.compose(text, Loader=_Composer)  # type: ignore[arg-type]  # a loader in all but name
+
+
+# What YAML lets stand before an anchor ('&name') or an alias ('*name'): its spaces and line
+# breaks, a byte-order mark, the flow indicators, and a ':'
+_BEFORE_A_NODE = frozenset(" \t\r\n\x85\u2028\u2029\ufeff[]{},:")
+
+
+def _may_hold_an_alias(text: str) -> bool:
+    """Whether an anchor or an alias may start somewhere in ``text`` ('D&D' and '2*3' cannot).
+
+    Saying yes too often only costs time: such a text is composed the careful way.
+    """
+    for sign in "&*":
+        at = text.find(sign)
+        while at >= 0:
+            if at == 0 or text[at - 1] in _BEFORE_A_NODE:
+                return True
+            at = text.find(sign, at + 1)
+    return False
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, text: str, name: str, cls: type[RulesrefError]) -> RulesrefError:
