@@ -256,9 +256,9 @@ def read_text(path: Path, *, display: str | None = None, cls: type[RulesrefError
 # Reading a document takes two steps. PyYAML composes the text into a tree of nodes, each
 # knowing where it was written (``_compose``); then one walk over the tree (``_Walk``) builds
 # the plain values, records each value's position by its field path, and checks them in
-# reading order. So a file's problems are found in three rounds, and the first round that
-# finds one names it: the composer's limits (nesting, nodes as written), met as the text is
-# read; YAML syntax, anywhere in the text; then the values, the first in reading order.
+# reading order. So a text that is not YAML is refused for that first, wherever the error
+# is, unless the reading stops at a limit (nesting, values) before it; a text that is YAML is
+# refused at its first problem in reading order.
 #
 # The tree holds an anchored value once however many aliases name it, so an alias bomb is
 # only a bomb once the walk expands it: the walk sizes each anchored value once (memoised)
@@ -284,7 +284,7 @@ def load_yaml(
         what = "a NUL character" if bad.group() == "\x00" else f"control character U+{ord(bad.group()):04X}"
         raise cls(f"{what} is not allowed in YAML text", file=name, line=line, column=column)
     try:
-        root = _compose(text)
+        root, cut = _compose(text)
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, text, name, cls) from None
     except yaml.YAMLError as exc:
@@ -292,11 +292,15 @@ def load_yaml(
     if root is None:
         raise cls("file holds only comments, no YAML content", file=name)
     walk = _Walk(name, cls)
-    return Loaded(walk.value(root, ()), name, walk.marks, walk.key_marks)
+    data = walk.value(root, ())
+    if cut:  # the walk refuses where the composer stopped (see _Composer): never return part of a file
+        raise RuntimeError(f"{name}: read only in part, and not refused")
+    return Loaded(data, name, walk.marks, walk.key_marks)
 
 
-def _compose(text: str) -> yaml.Node | None:
-    """The document's node tree, or None when the text holds no document.
+def _compose(text: str) -> tuple[yaml.Node | None, bool]:
+    """The document's node tree (None when the text holds no document), and whether the
+    composer stopped reading at a limit.
 
     libyaml's composer is the fastest, but it has three faults here: it hands back an alias
     as the anchored node itself, forgetting where the alias is written; it refuses an anchor
@@ -309,10 +313,18 @@ def _compose(text: str) -> yaml.Node | None:
     """
     if _FastLoader is not None and len(text) <= _FAST_TEXT and not _may_hold_an_alias(text):
         try:
-            return yaml.compose(text, Loader=_FastLoader)
+            return yaml.compose(text, Loader=_FastLoader), False
         except yaml.YAMLError:
             pass
-    return yaml.compose(text, Loader=_Composer)  # type: ignore[arg-type]  # a loader in all but name
+    return _compose_carefully(text)
+
+
+def _compose_carefully(text: str) -> tuple[yaml.Node | None, bool]:
+    composer = _Composer(text)
+    try:
+        return composer.get_single_node(), composer.cut
+    finally:
+        composer.dispose()
 
 
 # What YAML lets stand before an anchor ('&name') or an alias ('*name'): its spaces and line
@@ -349,7 +361,7 @@ def _too_deep(text: str, mark: Any, name: str, cls: type[RulesrefError]) -> Rule
     ``_Composer`` stops reading at level 41, so the text up to where libyaml stopped gives the
     walk's own message, naming the field."""
     try:
-        root = yaml.compose(text[: mark.index], Loader=_Composer)  # type: ignore[arg-type]
+        root, _ = _compose_carefully(text[: mark.index])
         if root is not None:
             _Walk(name, cls).value(root, ())
     except RulesrefError as exc:
@@ -443,7 +455,7 @@ class _Alias(yaml.Node):
 
 
 class _Cut(Exception):
-    """Composing stopped at a value nested too deep; ``node`` is composed as far as it was read."""
+    """Composing stopped at a limit; ``node`` is composed as far as it was read."""
 
     def __init__(self, node: yaml.Node) -> None:
         super().__init__()
@@ -474,11 +486,14 @@ class _Composer(yaml.composer.Composer, _Parser, yaml.resolver.Resolver):
         """How many collections hold the node being composed: the length of its field path."""
         self.nodes = 0
         """How many nodes have been composed, keys included."""
+        self.cut = False
+        """Whether composing stopped at a limit: the document is then only the part read."""
 
     def get_single_node(self) -> yaml.Node | None:
         try:
             return super().get_single_node()
         except _Cut as cut:
+            self.cut = True
             return cut.node
 
     def compose_node(self, parent: yaml.Node | None, index: int | yaml.Node | None) -> yaml.Node | None:
