@@ -1,12 +1,12 @@
 """Strict YAML reading with a source map, so every error can name file, line and field.
 
 PyYAML's ``safe_load`` forgets where values came from, lets a duplicate key win
-silently, and its composer expands whatever the file asks for. Here the parser's event
-stream is built into plain Python values by hand: each value is bounded *as it is read*
-(nesting depth, values counted with every alias use), so a hostile file is refused
-after a few events instead of after the parser has recursed or the aliases have
-expanded. Tags beyond plain YAML values are refused, never constructed. The position of
-every value is kept by its field path.
+silently, and expands whatever aliases the file asks for. Here PyYAML only composes the
+text into nodes (each knows where it was written), and one walk over the nodes builds the
+plain Python values, keeping the position of every value by its field path and bounding
+what it builds: nesting depth, and values counted with every alias use, an alias sized
+before it is expanded, so an alias bomb is refused before it grows. Tags beyond plain YAML
+values are refused, never constructed.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,10 +24,18 @@ import yaml
 
 from rulesref.errors import RulesrefError, ScenarioError, shorten
 
-try:  # the C parser is several times faster; fall back where libyaml is missing
-    from yaml import CSafeLoader as _Loader
+try:  # libyaml's parser and composer are several times faster; fall back where it is missing
+    from yaml import CSafeLoader as _FastLoader
+    from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    _FastLoader = None  # type: ignore[assignment,misc]
+
+    class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+
 
 MAX_BYTES = 1_000_000
 """Larger files are refused before parsing: no rule or scenario file is near this."""
@@ -42,6 +49,11 @@ shipped ones would hold about 40,000. At this limit the worst file is refused in
 half a second.
 """
 
+_FAST_TEXT = 100_000
+"""Texts up to this many characters may be composed by libyaml's composer, which composes a
+text whole before anything is counted: a text this short is composed in well under a
+second whatever it holds. The largest shipped file has about 67,000 characters."""
+
 PathKey = tuple[str | int, ...]
 
 _YAML = "tag:yaml.org,2002:"
@@ -53,7 +65,6 @@ _KINDS = {
     _YAML + "float": "a number",
     _YAML + "bool": "true or false",
 }
-_resolver = yaml.resolver.Resolver()
 _scalars = yaml.constructor.SafeConstructor()
 
 # Characters YAML does not allow in a document (YAML 1.1 'printable'); found here first so
@@ -241,6 +252,17 @@ def read_text(path: Path, *, display: str | None = None, cls: type[RulesrefError
 
 
 # --- YAML ------------------------------------------------------------------------------
+#
+# Reading a document takes two steps. PyYAML composes the text into a tree of nodes, each
+# knowing where it was written (``_compose``); then one walk over the tree (``_Walk``) builds
+# the plain values, records each value's position by its field path, and checks them in
+# reading order. So a text that is not YAML is refused for that first, wherever the error
+# is, unless the reading stops at a limit (nesting, values) before it; a text that is YAML is
+# refused at its first problem in reading order.
+#
+# The tree holds an anchored value once however many aliases name it, so an alias bomb is
+# only a bomb once the walk expands it: the walk sizes each anchored value once (memoised)
+# and refuses the alias that would pass MAX_NODES before expanding it.
 
 
 def load_yaml(
@@ -261,24 +283,87 @@ def load_yaml(
         line, column = _text_position(text, bad.start())
         what = "a NUL character" if bad.group() == "\x00" else f"control character U+{ord(bad.group()):04X}"
         raise cls(f"{what} is not allowed in YAML text", file=name, line=line, column=column)
-    builder = _Builder(name, cls, text)
     try:
-        data = builder.run(yaml.parse(text, Loader=_Loader))
+        root, cut = _compose(text)
     except yaml.MarkedYAMLError as exc:
-        if "maximum nesting depth" in (exc.problem or "") and exc.problem_mark is not None:
-            raise _too_deep(text, exc.problem_mark, name, cls) from None
-        raise _syntax_error(exc, text, name, cls) from None
+        raise _yaml_error(exc, text, name, cls) from None
     except yaml.YAMLError as exc:
         raise cls(f"not valid YAML: {shorten(str(exc).splitlines()[0], 200)}", file=name) from None
-    return Loaded(data, name, builder.marks, builder.key_marks)
+    if root is None:
+        raise cls("file holds only comments, no YAML content", file=name)
+    walk = _Walk(name, cls)
+    data = walk.value(root, ())
+    if cut:  # the walk refuses where the composer stopped (see _Composer): never return part of a file
+        raise RuntimeError(f"{name}: read only in part, and not refused")
+    return Loaded(data, name, walk.marks, walk.key_marks)
+
+
+def _compose(text: str) -> tuple[yaml.Node | None, bool]:
+    """The document's node tree (None when the text holds no document), and whether the
+    composer stopped reading at a limit.
+
+    libyaml's composer is the fastest, but it has three faults here: it hands back an alias
+    as the anchored node itself, forgetting where the alias is written; it refuses an anchor
+    name used twice; and it composes the whole text before anything is counted. A text where
+    no word starts with '&' or '*' holds no anchor and no alias ('D&D' is neither), and one of
+    at most _FAST_TEXT characters is composed in a moment whatever it holds: that is nearly
+    every real file, and it takes the fast way. Any other text is composed by ``_Composer``,
+    which stops at the limits as it reads; so is a text the fast way finds no valid YAML, so
+    that a limit met before the error is named first, whichever way the text was read.
+    """
+    if _FastLoader is not None and len(text) <= _FAST_TEXT and not _may_hold_an_alias(text):
+        try:
+            return yaml.compose(text, Loader=_FastLoader), False
+        except yaml.YAMLError:
+            pass
+    return _compose_carefully(text)
+
+
+def _compose_carefully(text: str) -> tuple[yaml.Node | None, bool]:
+    composer = _Composer(text)
+    try:
+        return composer.get_single_node(), composer.cut
+    finally:
+        composer.dispose()
+
+
+# What YAML lets stand before an anchor ('&name') or an alias ('*name'): its spaces and line
+# breaks, a byte-order mark, the flow indicators, and a ':'
+_BEFORE_A_NODE = frozenset(" \t\r\n\x85\u2028\u2029\ufeff[]{},:")
+
+
+def _may_hold_an_alias(text: str) -> bool:
+    """Whether an anchor or an alias may start somewhere in ``text`` ('D&D' and '2*3' cannot).
+
+    Saying yes too often only costs time: such a text is composed the careful way.
+    """
+    for sign in "&*":
+        at = text.find(sign)
+        while at >= 0:
+            if at == 0 or text[at - 1] in _BEFORE_A_NODE:
+                return True
+            at = text.find(sign, at + 1)
+    return False
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, text: str, name: str, cls: type[RulesrefError]) -> RulesrefError:
+    mark = exc.problem_mark
+    if mark is not None and "maximum nesting depth" in (exc.problem or ""):
+        return _too_deep(text, mark, name, cls)
+    if mark is not None and exc.problem == "but found another document":
+        message = "a second YAML document starts here ('---'); put one document in each file"
+        return cls(message, file=name, line=mark.line + 1, column=mark.column + 1)
+    return _syntax_error(exc, text, name, cls)
 
 
 def _too_deep(text: str, mark: Any, name: str, cls: type[RulesrefError]) -> RulesrefError:
-    """libyaml >= 0.2.5 refuses 1,000 open brackets while it scans ahead, before the builder
-    sees level 41: reading the text up to there gives the builder's own message, the same as
-    with an older libyaml."""
+    """libyaml refuses 1,000 open brackets while it scans ahead, before any node is composed.
+    ``_Composer`` stops reading at level 41, so the text up to where libyaml stopped gives the
+    walk's own message, naming the field."""
     try:
-        _Builder(name, cls, text).run(yaml.parse(text[: mark.index], Loader=_Loader))
+        root, _ = _compose_carefully(text[: mark.index])
+        if root is not None:
+            _Walk(name, cls).value(root, ())
     except RulesrefError as exc:
         return exc
     except yaml.YAMLError:
@@ -357,255 +442,288 @@ def _tag(tag: str) -> str:
     return "!!" + tag[len(_YAML) :] if tag.startswith(_YAML) else tag
 
 
-@dataclass
-class _Open:
-    """A mapping or sequence being read, with the bookkeeping to finish it."""
-
-    value: dict[Any, Any] | list[Any]
-    path: PathKey
-    anchor: str | None
-    count: int
-    """The builder's value count when it started: its size is the difference at the end."""
-    log_from: int
-    """For an anchored value: where its subtree's marks start in the builder's log."""
-    key: str | int | None = None
-    """For a mapping: the key just read, waiting for its value."""
-    has_key: bool = False
-    seen: set[str] = field(default_factory=set)
-    """For a mapping: its keys as text (1 and '1' print alike in JSON, so they clash)."""
+# --- composing ------------------------------------------------------------------------
 
 
-@dataclass
-class _Anchor:
-    value: Any
-    size: int
-    marks: list[tuple[bool, PathKey, tuple[int, int]]]
-    """Its subtree's marks below the anchored value, with paths relative to it."""
+class _Alias(yaml.Node):
+    """An alias ('*name') where it is written, and the node its anchor names."""
 
+    def __init__(self, name: str, target: yaml.Node | None, mark: Any) -> None:
+        super().__init__("", name, mark, mark)
+        self.target = target
+        """None when no anchor of that name comes before the alias."""
+
+
+class _Cut(Exception):
+    """Composing stopped at a limit; ``node`` is composed as far as it was read."""
+
+    def __init__(self, node: yaml.Node) -> None:
+        super().__init__()
+        self.node = node
+
+
+class _Composer(yaml.composer.Composer, _Parser, yaml.resolver.Resolver):
+    """PyYAML's composer over the same parser, changed in three ways the C composer cannot be.
+
+    - An alias stays a node of its own (``_Alias``), so the walk knows where it is written
+      and can name the field of an alias with no anchor.
+    - An anchor name may be used again: the nearest one before an alias wins, as YAML says
+      (PyYAML refuses the second one).
+    - A value nested deeper than MAX_DEPTH, or one more node than MAX_NODES, ends the
+      reading: that node is composed without its contents, and the document read so far
+      goes to the walk, which refuses it there or before (the walk counts every node
+      composed, and aliases as their expansion). So a megabyte of hostile text costs the
+      time of MAX_NODES nodes, this composer's recursion stays shallow (Python's own limit
+      is never near), and a file too deep for libyaml can be read up to where the walk
+      refuses it (``_too_deep``).
+    """
+
+    def __init__(self, stream: str) -> None:
+        _Parser.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
+        self.depth = 0
+        """How many collections hold the node being composed: the length of its field path."""
+        self.nodes = 0
+        """How many nodes have been composed, keys included."""
+        self.cut = False
+        """Whether composing stopped at a limit: the document is then only the part read."""
+
+    def get_single_node(self) -> yaml.Node | None:
+        try:
+            return super().get_single_node()
+        except _Cut as cut:
+            self.cut = True
+            return cut.node
+
+    def compose_node(self, parent: yaml.Node | None, index: int | yaml.Node | None) -> yaml.Node | None:
+        # ``index`` is the item's number in a sequence, the key node for a mapping's value,
+        # and None for a mapping's key (and the document itself)
+        self.nodes += 1
+        deep = self.depth > MAX_DEPTH
+        full = self.nodes > MAX_NODES
+        try:
+            if self.check_event(yaml.AliasEvent):
+                event: Any = self.get_event()
+                node: yaml.Node = _Alias(event.anchor, self.anchors.get(event.anchor), event.start_mark)
+            elif (deep or full) and self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent):
+                node = self._without_contents()
+            else:
+                self.anchors.pop(getattr(self.peek_event(), "anchor", None), None)  # the nearest anchor of a name wins
+                self.depth += 1
+                try:
+                    composed = super().compose_node(parent, index)  # type: ignore[arg-type]
+                finally:
+                    self.depth -= 1
+                assert composed is not None
+                node = composed
+            # a key's depth is not checked (its value's is), unless it would hold more
+            if full or (deep and (index is not None or isinstance(node, yaml.CollectionNode))):
+                raise _Cut(node)
+            return node
+        except _Cut as cut:
+            if parent is None:
+                raise
+            _place(parent, index, cut.node)  # the parent keeps what was read, and stops too
+            raise _Cut(parent) from None
+
+    def _without_contents(self) -> yaml.Node:
+        event: Any = self.get_event()
+        kind = yaml.MappingNode if isinstance(event, yaml.MappingStartEvent) else yaml.SequenceNode
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(kind, None, event.implicit)  # type: ignore[no-untyped-call]
+        return kind(tag, [], event.start_mark, event.end_mark)
+
+
+def _place(parent: yaml.Node, index: int | yaml.Node | None, node: yaml.Node) -> None:
+    if isinstance(parent, yaml.SequenceNode):
+        parent.value.append(node)
+    elif index is None:  # a key, cut short: the walk refuses it before it looks for a value
+        parent.value.append((node, yaml.ScalarNode(_YAML + "null", "", node.start_mark, node.start_mark)))
+    else:
+        parent.value.append((index, node))
+
+
+# --- walking ---------------------------------------------------------------------------
 
 _STR = _YAML + "str"
 _INT = _YAML + "int"
+_SEQ = _YAML + "seq"
+_MAP = _YAML + "map"
 _BOOLS: dict[str, bool] = dict(yaml.constructor.SafeConstructor.bool_values)
 
 
-class _Builder:
-    """Builds plain values from parser events, recording marks and refusing surprises.
+def _at(node: yaml.Node) -> tuple[int, int]:
+    """A node's (line, column), 1-based."""
+    mark = node.start_mark
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
-    Every check happens as the event arrives, so a hostile document stops the parser
-    early: libyaml is never asked for the 41st level of nesting or the next alias.
+
+class _Walk:
+    """Builds a composed document's plain value, recording marks and refusing surprises.
+
+    The walk goes in reading order and does each check where the value is written: the
+    count of values (MAX_NODES, aliases counted each use), nesting (MAX_DEPTH), tags,
+    keys. An alias is counted, then expanded by walking its anchored value again at the
+    alias's path: that builds a fresh copy (changing one use must not change the others)
+    and records the anchored value's marks under the alias, with the alias's own mark for
+    the alias itself.
     """
 
-    def __init__(self, file: str, cls: type[RulesrefError], text: str) -> None:
+    def __init__(self, file: str, cls: type[RulesrefError]) -> None:
         self.file = file
         self.cls = cls
-        self.text = text
         self.marks: dict[PathKey, tuple[int, int]] = {}
         self.key_marks: dict[PathKey, tuple[int, int]] = {}
-        self.log: list[tuple[bool, PathKey, tuple[int, int]]] = []
-        """Marks in reading order (is_key, path, mark) while an anchored value is open."""
-        self.anchored = 0
-        """How many anchored values are open (only they need the log)."""
         self.count = 0
-        self.stack: list[_Open] = []
-        self.anchors: dict[str, _Anchor] = {}
-        self.root: Any = None
-        self.documents = 0
+        self.sizes: dict[int, int] = {}
+        """Node id -> values it holds with its aliases expanded (see ``size``)."""
+        self.open: set[int] = set()
+        """Ids of the collections being walked: an alias to one is a value inside itself."""
 
-    def fail(self, event: yaml.Event, path: PathKey, message: str) -> RulesrefError:
-        line, column = _at(event)
+    def fail(self, node: yaml.Node, path: PathKey, message: str) -> RulesrefError:
+        line, column = _at(node)
         return self.cls(message, file=self.file, line=line, column=column, field=field_name(path) or None)
 
-    def run(self, events: Iterator[yaml.Event]) -> Any:
-        handlers: dict[type, Any] = {
-            yaml.ScalarEvent: self.scalar,
-            yaml.MappingStartEvent: self.start,
-            yaml.SequenceStartEvent: self.start,
-            yaml.MappingEndEvent: self.end,
-            yaml.SequenceEndEvent: self.end,
-            yaml.AliasEvent: self.alias,
-            yaml.DocumentStartEvent: self.document,
-        }
-        for event in events:
-            handler = handlers.get(type(event))
-            if handler is not None:
-                handler(event)
-        if self.documents == 0:
-            raise self.cls("file holds only comments, no YAML content", file=self.file)
-        return self.root
+    def value(self, node: yaml.Node, path: PathKey, alias: _Alias | None = None) -> Any:
+        """The plain value of ``node`` at ``path``.
 
-    def document(self, event: yaml.DocumentStartEvent) -> None:
-        self.documents += 1
-        if self.documents > 1:
-            raise self.fail(event, (), "a second YAML document starts here ('---'); put one document in each file")
-
-    # --- where a value goes, and the checks every value passes
-
-    def _next_path(self) -> tuple[PathKey, bool]:
-        """The path of the value the next event starts, and whether it is a mapping key."""
-        if not self.stack:
-            return (), False
-        top = self.stack[-1]
-        if isinstance(top.value, list):
-            return (*top.path, len(top.value)), False
-        if not top.has_key:
-            return top.path, True
-        assert top.key is not None
-        return (*top.path, top.key), False
-
-    def _count(self, event: yaml.Event, path: PathKey, size: int) -> None:
-        self.count += size
-        if self.count > MAX_NODES:
-            raise self.fail(event, path, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
-
-    def _begin(self, event: yaml.NodeEvent, path: PathKey, size: int = 1) -> None:
-        self._count(event, path, size)
-        if len(path) > MAX_DEPTH:
-            raise self.fail(event, path, f"nested deeper than {MAX_DEPTH} levels")
-        mark = _at(event)
-        if self.anchored:
-            self.log.append((False, path, mark))
-        self.marks.setdefault(path, mark)
-
-    def _attach(self, value: Any) -> None:
-        if not self.stack:
-            self.root = value
-            return
-        top = self.stack[-1]
-        if isinstance(top.value, list):
-            top.value.append(value)
+        ``alias`` is the alias being expanded, if any: its use was counted and checked where
+        it is written, so below it only depth is checked, and refused at the alias.
+        """
+        if isinstance(node, _Alias):
+            return self.alias(node, path, alias)
+        if isinstance(node, yaml.ScalarNode):
+            value = self.scalar(node, path)
+            self.begin(node, path, alias)
+            return value
+        plain = _MAP if isinstance(node, yaml.MappingNode) else _SEQ
+        if node.tag != plain:
+            raise self.fail(node, path, _tag_problem(node.tag))
+        self.begin(node, path, alias)
+        if alias is None:  # only a value as written can hold an alias to itself
+            self.open.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            built: Any = self.mapping(node, path, alias)
         else:
-            top.value[top.key] = value
-            top.has_key, top.key = False, None
+            built = [self.value(item, (*path, i), alias) for i, item in enumerate(node.value)]
+        self.open.discard(id(node))
+        return built
 
-    def _key(self, event: yaml.NodeEvent, written: str, key: Any, path: PathKey) -> None:
-        top = self.stack[-1]
-        if isinstance(key, (bool, float)) or key is None:
-            key = written  # 'yes:' or '1.5:' mean the text the user wrote
-        elif not isinstance(key, (str, int)):
-            key = str(key)
-        self._count(event, (*path, key), 1)
-        if str(key) in top.seen:
-            raise self.fail(event, (*path, key), f"duplicate key {shorten(str(key), 60)!r}")
-        top.seen.add(str(key))
-        mark = _at(event)
-        self.key_marks[(*path, key)] = mark
-        if self.anchored:
-            self.log.append((True, (*path, key), mark))
-        top.key, top.has_key = key, True
-        if event.anchor is not None:
-            self.anchors[event.anchor] = _Anchor(key, 1, [])
+    def begin(self, node: yaml.Node, path: PathKey, alias: _Alias | None, size: int = 1) -> None:
+        """Count a value (unless an alias's expansion: counted at the alias), check its depth, record its mark."""
+        if alias is None:
+            self.count += size
+            if self.count > MAX_NODES:
+                raise self.fail(node, path, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+        if len(path) > MAX_DEPTH:
+            raise self.fail(alias or node, path, f"nested deeper than {MAX_DEPTH} levels")
+        # setdefault: an alias records its own mark first, and its expansion keeps it
+        self.marks.setdefault(path, _at(node))
 
-    # --- events
+    def mapping(self, node: yaml.MappingNode, path: PathKey, alias: _Alias | None) -> dict[str | int, Any]:
+        built: dict[str | int, Any] = {}
+        seen: set[str] = set()
+        """The keys as text: 1 and '1' print alike in JSON, so they clash."""
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path, alias, seen)
+            built[key] = self.value(value_node, (*path, key), alias)
+        return built
 
-    def start(self, event: yaml.MappingStartEvent | yaml.SequenceStartEvent) -> None:
-        path, is_key = self._next_path()
-        if is_key:
-            raise self.fail(event, path, "a key must be a plain word, not a list or mapping")
-        plain = _YAML + ("map" if isinstance(event, yaml.MappingStartEvent) else "seq")
-        if event.tag not in (None, "!", plain):
-            raise self.fail(event, path, _tag_problem(event.tag))
-        if event.anchor is not None:
-            self.anchored += 1
-        self._begin(event, path)
-        value: dict[Any, Any] | list[Any] = {} if plain.endswith("map") else []
-        self.stack.append(_Open(value, path, event.anchor, self.count - 1, len(self.log)))
+    def key(self, node: yaml.Node, path: PathKey, alias: _Alias | None, seen: set[str]) -> str | int:
+        """A mapping key: a word or a whole number, once in its mapping."""
+        written = self.target(node, path) if isinstance(node, _Alias) else node
+        if not isinstance(written, yaml.ScalarNode):
+            raise self.fail(node, path, "a key must be a plain word, not a list or mapping")
+        read = self.scalar(written, (*path, written.value))
+        # 'yes:' or '1.5:' mean the text the user wrote
+        key: str | int = read if isinstance(read, (str, int)) and not isinstance(read, bool) else written.value
+        full = (*path, key)
+        if alias is None:  # an expansion's keys were counted and checked where they are written
+            self.begin_key(node, full, seen)
+        self.key_marks.setdefault(full, _at(node))
+        return key
 
-    def end(self, event: yaml.Event) -> None:
-        done = self.stack.pop()
-        if done.anchor is not None:
-            n = len(done.path)
-            below = [(k, p[n:], m) for k, p, m in self.log[done.log_from + 1 :]]
-            self.anchors[done.anchor] = _Anchor(done.value, self.count - done.count, below)
-            self.anchored -= 1
-            if not self.anchored:
-                self.log.clear()
-        self._attach(done.value)
+    def begin_key(self, node: yaml.Node, full: PathKey, seen: set[str]) -> None:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.fail(node, full, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+        if str(full[-1]) in seen:
+            raise self.fail(node, full, f"duplicate key {shorten(str(full[-1]), 60)!r}")
+        seen.add(str(full[-1]))
 
-    def scalar(self, event: yaml.ScalarEvent) -> None:
-        path, is_key = self._next_path()
-        value = self._scalar_value(event, (*path, event.value) if is_key else path)
-        if is_key:
-            self._key(event, event.value, value, path)
-            return
-        self._begin(event, path)
-        if event.anchor is not None:
-            self.anchors[event.anchor] = _Anchor(value, 1, [])
-        self._attach(value)
+    def target(self, node: _Alias, path: PathKey) -> yaml.Node:
+        """The value an alias names, if it may be used here."""
+        name = shorten(node.value, 40)
+        if node.target is not None and id(node.target) in self.open:
+            raise self.fail(node, path, f"alias '*{name}' refers to the value it is inside")
+        if node.target is None:
+            raise self.fail(node, path, f"alias '*{name}' has no anchor '&{name}' before it")
+        return node.target
 
-    def alias(self, event: yaml.AliasEvent) -> None:
-        path, is_key = self._next_path()
-        name = shorten(event.anchor or "", 40)
-        # the nearest '&name' before the alias wins, and one still open is a value inside itself
-        if any(o.anchor == event.anchor for o in self.stack):
-            raise self.fail(event, path, f"alias '*{name}' refers to the value it is inside")
-        anchor = self.anchors.get(event.anchor or "")
-        if anchor is None:
-            raise self.fail(event, path, f"alias '*{name}' has no anchor '&{name}' before it")
-        if is_key:
-            if isinstance(anchor.value, (dict, list)):
-                raise self.fail(event, path, "a key must be a plain word, not a list or mapping")
-            self._key(event, str(anchor.value), anchor.value, path)
-            return
-        self._begin(event, path, anchor.size)  # counted before it is copied: a bomb stops here
-        for is_key_mark, rel, mark in anchor.marks:
-            full = (*path, *rel)
-            if len(full) > MAX_DEPTH:
-                raise self.fail(event, full, f"nested deeper than {MAX_DEPTH} levels")
-            if self.anchored:
-                self.log.append((is_key_mark, full, mark))
-            (self.key_marks if is_key_mark else self.marks).setdefault(full, mark)
-        self._attach(_copy(anchor.value))  # a copy: changing one use must not change the others
+    def alias(self, node: _Alias, path: PathKey, alias: _Alias | None) -> Any:
+        target = self.target(node, path)
+        # counted before it is expanded, all its values at once: a bomb stops here
+        self.begin(node, path, alias, self.size(target))
+        return self.value(target, path, alias or node)
 
-    def _scalar_value(self, event: yaml.ScalarEvent, where: PathKey) -> Any:
-        tag = event.tag
-        if tag is None or tag == "!":
-            tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)  # type: ignore[no-untyped-call]
+    def size(self, node: yaml.Node) -> int:
+        """How many values ``node`` holds, keys included and its aliases expanded.
+
+        Memoised by node: an anchored value is sized once however often it is used, so the
+        size of an alias bomb is found in as many steps as the file has nodes. Only values
+        the walk has read are sized, so every alias inside has a target and none is a loop.
+        """
+        if isinstance(node, _Alias):
+            assert node.target is not None
+            node = node.target
+        known = self.sizes.get(id(node))
+        if known is None:
+            if isinstance(node, yaml.MappingNode):
+                known = 1 + sum(1 + self.size(value) for _, value in node.value)
+            elif isinstance(node, yaml.SequenceNode):
+                known = 1 + sum(self.size(item) for item in node.value)
+            else:
+                known = 1
+            self.sizes[id(node)] = known
+        return known
+
+    def scalar(self, node: yaml.ScalarNode, where: PathKey) -> Any:
+        """A scalar's plain value; its tag was resolved by the composer."""
+        tag, text = node.tag, node.value
         if tag == _STR:
             # only a double-quoted escape ("\e", "\0") can make a character the text did not have
-            if event.style == '"' and _FORBIDDEN.search(event.value):
-                bad = _FORBIDDEN.search(event.value)
-                assert bad is not None
-                raise self.fail(event, where, f"control character U+{ord(bad.group()):04X} is not allowed in text")
-            return event.value
-        if tag == _INT and event.value.isascii() and event.value.isdigit() and not event.value.startswith("0"):
-            if len(event.value) <= 4300:  # the common case, without PyYAML's constructor (0755 is octal: not here)
-                return int(event.value)
-        elif tag == _YAML + "bool" and event.value.lower() in _BOOLS:
-            return _BOOLS[event.value.lower()]
+            bad = _FORBIDDEN.search(text) if node.style == '"' else None
+            if bad is not None:
+                raise self.fail(node, where, f"control character U+{ord(bad.group()):04X} is not allowed in text")
+            return text
+        if tag == _INT and text.isascii() and text.isdigit() and not text.startswith("0"):
+            if len(text) <= 4300:  # the common case, without PyYAML's constructor (0755 is octal: not here)
+                return int(text)
+        elif tag == _YAML + "bool" and text.lower() in _BOOLS:
+            return _BOOLS[text.lower()]
         elif tag == _YAML + "null":
             return None
         if tag == _YAML + "timestamp":
-            return event.value  # dates are read as the text written (and 2024-02-30 is no error)
+            return text  # dates are read as the text written (and 2024-02-30 is no error)
         if tag == _YAML + "merge":
-            raise self.fail(event, where, "merge keys ('<<') are not supported")
-        if tag not in _PLAIN_TAGS or tag in (_YAML + "seq", _YAML + "map"):
-            raise self.fail(event, where, _tag_problem(tag))
-        node = yaml.ScalarNode(tag, event.value, None, None, event.style)
+            raise self.fail(node, where, "merge keys ('<<') are not supported")
+        if tag not in _PLAIN_TAGS or tag in (_SEQ, _MAP):
+            raise self.fail(node, where, _tag_problem(tag))
+        # called directly, not through construct_object, which keeps every node it has seen
+        construct = yaml.constructor.SafeConstructor.yaml_constructors[tag]
         try:
-            value = _scalars.construct_object(node, deep=True)
+            value = construct(_scalars, node)
         except Exception:  # PyYAML's constructors fail in many ways on odd text ('!!int', '!!bool maybe', 5,000 digits)
             wanted = _KINDS.get(tag, "a value")
-            raise self.fail(event, where, f"cannot read {shorten(event.value, 40)!r} as {wanted}") from None
+            raise self.fail(node, where, f"cannot read {shorten(text, 40)!r} as {wanted}") from None
         if isinstance(value, float) and not math.isfinite(value):  # NaN breaks equality and JSON
-            raise self.fail(event, where, f"{shorten(event.value, 40)!r} is not a finite number")
+            raise self.fail(node, where, f"{shorten(text, 40)!r} is not a finite number")
         return value
-
-
-def _at(event: yaml.Event) -> tuple[int, int]:
-    """An event's (line, column), 1-based."""
-    mark = event.start_mark
-    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
 
 
 def _tag_problem(tag: str) -> str:
     if tag in _PLAIN_TAGS:
         return f"the YAML tag {_tag(tag)!r} does not fit this value"
     return f"the YAML tag {shorten(_tag(tag), 60)!r} is not supported; write a plain value"
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
