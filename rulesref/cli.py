@@ -64,7 +64,8 @@ app = typer.Typer(
 def _complete_games(incomplete: str) -> list[str]:
     from rulesref.games import all_games
 
-    return [name for g in all_games() for name in (g.id, *g.aliases) if name.startswith(incomplete)]
+    names = [name for g in all_games() for name in (g.id, *g.aliases) if name.startswith(incomplete)]
+    return list(dict.fromkeys(names))  # an id may be its own alias too
 
 
 def _complete_clauses(incomplete: str) -> list[str]:

@@ -166,5 +166,5 @@ def _simple(text: str, name: str) -> dict[str, Any]:
 
 
 def _line_of(text: str, key: str) -> int | None:
-    found = re.search(rf"(?m)^\s*[\"']?{re.escape(key)}[\"']?\s*=", text)
+    found = re.search(rf"(?m)^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", text)
     return text.count("\n", 0, found.start()) + 1 if found else None
