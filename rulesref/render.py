@@ -110,6 +110,9 @@ class _Part(NamedTuple):
     style: str = ""
     whole: bool = False
     """Kept on one line (an id, ``pp. 10, 25``): wrapped as a unit, never broken inside."""
+    glued: bool = False
+    """Written straight after what comes before it, with no space or line break between
+    (the ``;`` after a count, the ``)`` after a list)."""
 
 
 Span = tuple[str, str]
@@ -123,6 +126,11 @@ def _w(text: object, style: str = "") -> _Part:
 def _a(text: object, style: str = "") -> _Part:
     """An id, a page reference: kept whole on one line."""
     return _Part(visible(str(text)), style, True)
+
+
+def _g(text: object, style: str = "") -> _Part:
+    """Words whose first one is glued to what comes before (no space, no break)."""
+    return _Part(visible(str(text)), style, False, True)
 
 
 class _Lines:
@@ -150,24 +158,26 @@ class _Lines:
         """Words wrapped at the width; continuation lines hang under the first word (after ``lead``)."""
         hang = indent + cells(lead)
         room = max(self.width - hang, 1)
-        tokens: list[Span] = []
+        tokens: list[list[Span]] = []  # each a unit that is never broken: a word, an id, glued spans
         for p in parts:
-            if p.whole and cells(p.text) <= room:
-                tokens.append((p.text, p.style))
-            else:
-                tokens += [(word, p.style) for word in p.text.split()]
+            words = [p.text] if p.whole and cells(p.text) <= room else p.text.split()
+            for i, word in enumerate(words):
+                if i == 0 and p.glued and tokens:
+                    tokens[-1].append((word, p.style))
+                else:
+                    tokens.append([(word, p.style)])
         line: list[Span] = [(" " * indent + lead, lead_style)] if indent or lead else []
         used = hang
         fresh = True  # nothing but the indent on this line yet
-        for text, style in tokens:
-            size = cells(text)
+        for token in tokens:
+            size = sum(cells(text) for text, _ in token)
             if not fresh and used + 1 + size > self.width:
                 self.lines.append(line)
                 line, used, fresh = [(" " * hang, "")], hang, True
             if not fresh:
-                line.append((" ", style if line[-1][1] == style else ""))
+                line.append((" ", token[0][1] if line[-1][1] == token[0][1] else ""))
                 used += 1
-            line.append((text, style))
+            line += token
             used += size
             fresh = False
         if not fresh or lead:
@@ -553,11 +563,11 @@ def readings(found: Sequence[Reading]) -> None:
     for r in found:
         around = [_a(f"({r.game};", "dim"), _w(f"open question {r.open}; around", "dim")]
         around += [_a(cid + ("," if i < len(r.clauses) - 1 else ""), "dim") for i, cid in enumerate(r.clauses)]
-        out.para(_a(r.id, "bold"), *around, _w(")", "dim"))
+        out.para(_a(r.id, "bold"), *around, _g(")", "dim"))
         out.para(_w(r.question), indent=2)
         for o in r.options:
             mark = [_w("(default)", "green")] if o.id == r.default else []
-            out.para(_a(f"{o.id}", "cyan"), *mark, _w(f": {o.says}"), indent=4)
+            out.para(_a(f"{o.id}", "cyan"), *mark, _g(f": {o.says}"), indent=4)
         if r.default is None:
             no_default = "no default: a ruling that hits this question is undetermined unless you choose"
             out.para(_w(no_default, "yellow"), indent=4)
@@ -618,7 +628,7 @@ def brief(found: Sequence[Ruling], *, tally: bool = True) -> None:
         line = [_w(f"{len(found)} rulings: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())), "bold")]
         if any(r.expect is not None for r in found):
             said = f"; {failed} expectation(s) failed" if failed else "; every expectation held"
-            line.append(_w(said, "bold red" if failed else "bold green"))
+            line.append(_g(said, "bold red" if failed else "bold green"))
         out.para(*line)
     out.show()
 
