@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import IO, Annotated, Any, NoReturn, cast
 
 import typer
+import typer.core
+import typer.main
 
 from rulesref import __version__
 from rulesref.errors import RulesrefError, UnknownNameError, shorten
@@ -275,8 +277,7 @@ def _question(words: list[str] | None, ctx: typer.Context) -> str:
     if words and words != [STDIN]:
         return " ".join(words)
     if not words:
-        click = sys.modules[typer.BadParameter.__module__]
-        missing = click.UsageError("Missing argument 'question'.", ctx=ctx)
+        missing = _click("exceptions").UsageError("Missing argument 'question'.", ctx=ctx)
         if _stdin_is_terminal():
             raise missing
         try:
@@ -760,7 +761,7 @@ def _run(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     _state["debug"] = "--debug" in args
     try:
-        code = app(args=argv, standalone_mode=False, prog_name="rulesref")
+        code = _command()(args=argv, standalone_mode=False, prog_name="rulesref")
     except StreamFailed:
         raise
     except RulesrefError as exc:
@@ -785,6 +786,42 @@ def _run(argv: list[str] | None) -> int:
         _internal(exc)  # the last line of defence: never a bare traceback
         return Exit.INTERNAL
     return code if isinstance(code, int) else Exit.OK
+
+
+def _click(part: str) -> Any:
+    """A module (``exceptions``) of the click that typer runs on: its own copy from
+    typer 0.2x on, the click package before; found from typer's public BadParameter."""
+    import importlib
+
+    return importlib.import_module(typer.BadParameter.__module__.rpartition(".")[0] + "." + part)
+
+
+def _command() -> Any:
+    """The click command typer builds from ``app``, with ``-V``/``--version`` on every command
+    and group, not only before the first one (`rulesref ask -V` as `rulesref -V`)."""
+    root = typer.main.get_command(app)
+
+    def version(ctx: Any, _param: Any, value: bool) -> None:
+        if value and not ctx.resilient_parsing:  # resilient: completing a command line, not running it
+            _version(True)
+
+    def add(command: Any) -> None:
+        if not any("-V" in getattr(p, "opts", ()) for p in command.params):
+            command.params.append(
+                typer.core.TyperOption(
+                    param_decls=["-V", "--version"],
+                    is_flag=True,
+                    expose_value=False,
+                    is_eager=True,
+                    callback=version,
+                    help="Show the version and exit.",
+                )
+            )
+        for sub in getattr(command, "commands", {}).values():  # bounded by the commands defined
+            add(sub)
+
+    add(root)
+    return root
 
 
 class StreamFailed(Exception):
@@ -862,10 +899,9 @@ def _stream_failed(exc: StreamFailed, out: Any, err: Any) -> int:
 def _click_error(exc: Exception) -> int | None:
     """Print click's own errors (usage, bad option value, abort) briefly; None if ``exc`` is not one.
 
-    The classes are those of the click typer runs on (its own copy from typer 0.2x on, the
-    click package before), found from typer's public BadParameter, not matched by name.
+    The classes are those of the click typer runs on (_click), not matched by name.
     """
-    click = sys.modules[typer.BadParameter.__module__]
+    click = _click("exceptions")
     if isinstance(exc, typer.Abort):
         print("Aborted.", file=sys.stderr)
         return int(Exit.FAILED)

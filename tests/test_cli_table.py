@@ -126,8 +126,10 @@ def test_dash_h_is_help_everywhere(cli, args: tuple[str, ...]) -> None:
     assert r.code == 0 and "Usage:" in r.out, r.err
 
 
-def test_dash_capital_v_is_the_version(cli) -> None:
-    assert cli("-V").out == f"rulesref {__version__}\n"
+@pytest.mark.parametrize("args", [("-V",), ("--version",), ("ask", "-V"), ("check", "-V"), ("cache", "clear", "-V")])
+def test_dash_capital_v_is_the_version_everywhere(cli, args: tuple[str, ...]) -> None:
+    r = cli(*args)
+    assert (r.code, r.out, r.err) == (0, f"rulesref {__version__}\n", "")
 
 
 # --- shell completion ---------------------------------------------------------------------
