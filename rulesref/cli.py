@@ -502,8 +502,12 @@ def lint(
 
 
 cache_app = typer.Typer(
-    help="The index cache that lets a cold `ask` skip reading the rule packs (in $RULESREF_CACHE, else the "
-    "user cache folder).",
+    help=(
+        "The index cache that lets a cold `ask` skip reading the rule packs ($RULESREF_RULES, else the shipped "
+        "ones). It is kept in $RULESREF_CACHE (an absolute path), else the user cache folder: "
+        "$XDG_CACHE_HOME/rulesref or ~/.cache/rulesref on Linux, ~/Library/Caches/rulesref on macOS, "
+        "%LOCALAPPDATA%\\rulesref\\Cache on Windows."
+    ),
     no_args_is_help=True,
 )
 app.add_typer(cache_app, name="cache")

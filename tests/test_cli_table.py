@@ -72,6 +72,14 @@ def test_quiet_shows_the_answer_alone(cli) -> None:
     assert r.out.splitlines()[-1] == "move.walls · pp. 10, 25 · houses-vs-dark-arts"
 
 
+def test_a_plain_answer_does_not_import_rich() -> None:
+    """A pipe or a file gets plain text, laid out without rich: a script's cold `ask` skips it."""
+    code = "import sys; from rulesref.cli import run; run(['ask', 'walls']); print('rich' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode().splitlines()[-1] == "False"
+
+
 def test_short_and_full_together_are_refused(cli) -> None:
     r = cli("ask", "walls", "--short", "--full")
     assert (r.code, r.out, r.err) == (2, "", "Error: --short: choose one of --short and --full\n")
