@@ -665,7 +665,10 @@ def _ruling(out: _Lines, r: Ruling) -> None:
     if r.verdict.value != "legal":
         for d in decided:
             n = r.steps.index(d) + 1
-            out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}:", "bold"), _w(d.says))
+            if d.says.strip() in r.summary:  # the summary says it already (an open question)
+                out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}.", "bold"))
+            else:
+                out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}:", "bold"), _w(d.says))
     changes = state_changes(r.situation, r.state)
     if changes:
         shown = changes[:STATE_LINES]
