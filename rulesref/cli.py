@@ -751,6 +751,9 @@ def run(argv: list[str] | None = None) -> int:
         return _stream_failed(exc, out, err)
     finally:
         sys.stdout, sys.stderr = out, err
+        render = sys.modules.get("rulesref.render")  # only if this run used it
+        if render is not None:
+            render.reset()
 
 
 def _cache_notes() -> None:

@@ -87,6 +87,12 @@ def configure(*, color: str | None = None, pager: bool | None = None) -> None:
         _options["pager"] = pager
 
 
+def reset() -> None:
+    """The choices as before any run (the CLI resets them after each, so a caller in the same
+    process, a test or a server, does not inherit a run's ``--color always``)."""
+    _options.update(color="auto", pager=True)
+
+
 def styled() -> bool:
     """Whether to colour: ``--color always``; never for ``never``; for ``auto``, on a terminal
     unless NO_COLOR is set (https://no-color.org) or the terminal is a dumb one."""

@@ -48,7 +48,7 @@ def _escape(char: str) -> str:
 def cells(text: str) -> int:
     """How many terminal columns ``text`` takes: a wide (East Asian) character two, a combining
     mark none, any other one. Enough to lay out lines without rich (plain output, pipes)."""
-    if text.isascii():
+    if text.isascii() or all(" " <= ch < "\u0300" for ch in text):  # Latin text (·, é): one column each
         return len(text)
     import unicodedata
 

@@ -395,3 +395,16 @@ def test_cache_clear_removes_only_our_files(cli, tmp_path: Path, monkeypatch) ->
     assert cli("cache", "path").out == f"{folder}\n"
     lookup._loaded.clear()
     assert cli("ask", "walls").code == 0  # and the next ask builds it again
+
+
+def test_windows_consoles_are_styled_through_rich(cli, monkeypatch) -> None:
+    """On Windows the styled lines go through rich (which drives its consoles): the same words."""
+    from rulesref import render
+
+    plain = cli("ask", "walls", "--color", "never").out
+    monkeypatch.setattr(render, "_RICH_CONSOLE", True)
+    styled = cli("ask", "walls", "--color", "always").out
+    assert "\x1b[" in styled
+    import re
+
+    assert re.sub(r"\x1b\[[0-9;]*m", "", styled).splitlines() == plain.splitlines()
