@@ -1,7 +1,9 @@
 """The on-disk cache of the lookup index, so a cold `ask` skips yaml and the corpus loader.
 
-One file per rules folder, in $RULESREF_CACHE, else $XDG_CACHE_HOME/rulesref, else
-~/.cache/rulesref (an empty or relative value is ignored). Everything in that folder is
+One file per rules folder, in $RULESREF_CACHE, else the platform's user cache folder as
+platformdirs finds it: $XDG_CACHE_HOME/rulesref, else ~/.cache/rulesref on Linux and the
+BSDs (an empty or relative value is ignored); ~/Library/Caches/rulesref on macOS;
+%LOCALAPPDATA%\\rulesref\\Cache on Windows. `rulesref cache clear` removes what it holds. Everything in that folder is
 untrusted input: a cache file is read only when it is a regular file (never a link, a
 FIFO or a device), no larger than MAX_BYTES, with a header whose magic, layout, key digest,
 length and CRC-32 of the payload all match before marshal sees a byte of it. Anything else
@@ -112,8 +114,8 @@ def _absolute(name: str) -> str | None:
 
 
 def cache_dir() -> Path:
-    """Where cached indexes live: $RULESREF_CACHE, else $XDG_CACHE_HOME/rulesref, else
-    ~/.cache/rulesref; with no usable home either, the private temp folder (_private_temp)."""
+    """Where cached indexes live: $RULESREF_CACHE, else the user cache folder (see the
+    module's notes); with no usable home either, the private temp folder (_private_temp)."""
     return _configured() or _temp_path()
 
 
@@ -122,6 +124,10 @@ def _configured() -> Path | None:
     explicit = _absolute("RULESREF_CACHE")
     if explicit:
         return Path(explicit)
+    if sys.platform in ("win32", "darwin"):
+        return _platform_folder()
+    # XDG systems: what platformdirs answers there (user_cache_dir), worked out here without
+    # importing it (a few milliseconds of every start), with the checks below on each value
     xdg = _absolute("XDG_CACHE_HOME")
     if xdg:
         return Path(xdg, "rulesref")
@@ -130,6 +136,21 @@ def _configured() -> Path | None:
         return Path(home, ".cache", "rulesref")
     _note("no usable home folder")
     return None
+
+
+def _platform_folder() -> Path | None:
+    """The user cache folder on macOS and Windows, as platformdirs finds it; None if unusable."""
+    import platformdirs
+
+    try:
+        found = platformdirs.user_cache_dir("rulesref", appauthor=False)
+    except Exception as exc:  # platformdirs asks the system (Windows' known folders): never a crash
+        _note(f"platformdirs found no user cache folder ({type(exc).__name__})")
+        return None
+    if not found or "\0" in found or not os.path.isabs(found):
+        _note(f"the user cache folder is not an absolute path, so it is not used: '{_shown(found)}'")
+        return None
+    return Path(found)
 
 
 def _home() -> str | None:
@@ -549,3 +570,28 @@ def _alive(pid: int) -> bool:
     except OSError:  # it exists but is another user's, or we may not ask
         return True
     return True
+
+
+# --- clearing -----------------------------------------------------------------------
+
+CLEAR_LIMIT = 10_000
+"""Entries looked at in each folder by `rulesref cache clear`: far more than a cache holds."""
+
+
+def clear() -> list[Path]:
+    """Remove every cached index and temp file rulesref wrote, in the cache folder and in the
+    private temp folder; return what was removed. Only our own names, only regular files
+    (never a link, whatever it points at); nothing else in either folder is touched."""
+    removed: list[Path] = []
+    folders = [f for f in (_configured(), _private_temp(create=False)) if f is not None]
+    for folder in dict.fromkeys(folders):
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for entry in itertools.islice(entries, CLEAR_LIMIT):
+                if not (re.fullmatch(_INDEX, entry.name) or re.fullmatch(_TEMP, entry.name)):
+                    continue
+                with contextlib.suppress(OSError):
+                    if stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
+                        os.unlink(entry.path)
+                        removed.append(Path(entry.path))
+    _note(f"cleared {len(removed)} file(s)")
+    return removed

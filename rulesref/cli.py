@@ -14,11 +14,13 @@ import enum
 import errno
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Annotated, Any, NoReturn, cast
 
 import typer
+import typer.core
+import typer.main
 
 from rulesref import __version__
 from rulesref.errors import RulesrefError, UnknownNameError, shorten
@@ -52,35 +54,116 @@ app = typer.Typer(
         "`rulesref games` says what each covers and leaves out."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion: commands, game ids, clause ids, reading ids
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+# --- completion: what the shell offers after a Tab --------------------------------------
+
+
+def _complete_games(incomplete: str) -> list[str]:
+    from rulesref.games import all_games
+
+    names = [name for g in all_games() for name in (g.id, *g.aliases) if name.startswith(incomplete)]
+    return list(dict.fromkeys(names))  # an id may be its own alias too
+
+
+def _complete_clauses(incomplete: str) -> list[str]:
+    from rulesref.games import all_games
+
+    return [cid for g in all_games() for cid in g.clauses if cid.startswith(incomplete)]
+
+
+def _complete_readings(incomplete: str) -> list[str]:
+    """``ID=OPTION`` for every reading and option: the form --reading takes."""
+    from rulesref.games import all_games
+
+    pairs = [f"{r.id}={o.id}" for g in all_games() for r in g.readings.values() for o in r.options]
+    return [p for p in dict.fromkeys(pairs) if p.startswith(incomplete)]
+
+
+def _complete_colors(incomplete: str) -> list[str]:
+    return [c for c in ("auto", "always", "never") if c.startswith(incomplete)]
+
+
+# --- options shared by the commands: defined once -------------------------------------
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of text for people.")]
 GameOpt = Annotated[
     str | None,
     typer.Option(
-        "--game", "-g", help="Only this game (id or alias; see `rulesref games`). Default: $RULESREF_GAME, else all."
+        "--game",
+        "-g",
+        help=(
+            "Only this game (id or alias; see `rulesref games`). Default: $RULESREF_GAME, else `game` in the "
+            "config file (`rulesref config path`), else all."
+        ),
+        autocompletion=_complete_games,
     ),
 ]
+ColorOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--color",
+        metavar="WHEN",
+        help="Colour the text: auto (on a terminal, unless NO_COLOR is set), always or never.",
+        autocompletion=_complete_colors,
+    ),
+]
+QuietFlag = Annotated[bool, typer.Option("--quiet", "-q", help="Print only what was asked for: no hints or extras.")]
 
 
 def _default_game(game: str | None) -> str | None:
-    """``--game``, else $RULESREF_GAME (set once for a table that plays one game), else None: every game."""
+    """``--game``, else $RULESREF_GAME, else the config file's ``game`` (set once for a table
+    that plays one game), else None: every game."""
     if game is not None:
         return game
-    return os.environ.get("RULESREF_GAME", "").strip() or None
+    env = os.environ.get("RULESREF_GAME", "").strip()
+    if env:
+        return env
+    from rulesref import config
+
+    found = config.setting("game")
+    return str(found[0]) if found is not None else None
 
 
 @contextlib.contextmanager
 def _game_from_env(game: str | None) -> Iterator[None]:
-    """An unknown game that came from $RULESREF_GAME, not --game, is named as coming from there."""
+    """An unknown game that came from $RULESREF_GAME or the config file, not --game, is named
+    as coming from there (the config file's line too)."""
     try:
         yield
     except UnknownNameError as exc:
-        if game is None and _default_game(None) is not None and exc.message.startswith("unsupported game"):
-            exc.field = "RULESREF_GAME"
+        if game is None and exc.message.startswith("unsupported game"):
+            if os.environ.get("RULESREF_GAME", "").strip():
+                exc.field = "RULESREF_GAME"
+            else:
+                from rulesref import config
+
+                found = config.setting("game")
+                if found is not None:
+                    exc.file, exc.line, exc.field = found[1].file, found[1].line, "game"
         raise
+
+
+def _output(color: str | None) -> None:
+    """The text view's choices for this run: ``--color``, else the config file's, else auto."""
+    from rulesref import render
+
+    if color is None:
+        from rulesref import config
+
+        found = config.setting("color")
+        if found is not None:
+            try:
+                render.configure(color=str(found[0]))
+            except RulesrefError as exc:
+                exc.file, exc.line, exc.field = found[1].file, found[1].line, "color"
+                raise
+            return
+    render.configure(color=color or "auto")
 
 
 def _version(value: bool) -> None:
@@ -92,12 +175,14 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = False,
+    color: ColorOpt = None,
     debug: Annotated[bool, typer.Option("--debug", help="Show a traceback on an internal error.")] = False,
 ) -> None:
     """A table-side rules assistant and referee that cites the printed page."""
     _state["debug"] = debug
+    _output(color)
 
 
 _state: dict[str, Any] = {"debug": False}
@@ -119,43 +204,11 @@ def _games(game: str | None) -> list[Any]:
         return [find_game(chosen)] if chosen is not None else list(all_games())
 
 
-@app.command()
-def ask(
-    question: Annotated[str, typer.Argument(help="The rules question, as you would say it at the table.")],
-    game: GameOpt = None,
-    top: Annotated[int, typer.Option("--top", "-n", parser=_count, help="How many answers to list.")] = 5,
-    as_json: JsonFlag = False,
-) -> None:
-    """Find the clause that answers a rules question, with its printed page."""
-    from rulesref.lookup import ask as lookup
-
-    with _game_from_env(game):
-        answer = lookup(question, game=_default_game(game), top=top)
-    if as_json:
-        _emit_json(answer.to_json())
-    else:
-        from rulesref import render
-
-        render.answer(answer)
-
-
-@app.command()
-def show(
-    clause_id: Annotated[str, typer.Argument(metavar="ID", help="A clause id, e.g. move.walls.")],
-    game: GameOpt = None,
-    as_json: JsonFlag = False,
-) -> None:
-    """Show one clause, its related clauses and the misreadings it corrects."""
-    from rulesref.library import find_clause
-
-    with _game_from_env(game):
-        g, clause = find_clause(clause_id, _default_game(game))
-    if as_json:
-        _emit_json(_clause_json(clause, g))
-    else:
-        from rulesref import render
-
-        render.clause(g, clause)
+QUESTION_BYTES = 16 * 1024
+"""The longest question read from standard input: a table question is a line or two (and
+lookup reads only its first words)."""
+STDIN = "-"
+"""The argument that means standard input, for `ask` and `check`."""
 
 
 def _count(value: str | int) -> int:
@@ -169,6 +222,138 @@ def _count(value: str | int) -> int:
     if len(digits) > 9:  # int() refuses 5,000 digits with a ValueError of its own
         raise typer.BadParameter(f"'{shown}' is too large")
     return int(value)
+
+
+def _stdin_bytes(limit: int) -> bytes:
+    """Standard input up to ``limit`` bytes and one more (which says it holds too much);
+    OSError when there is none to read (closed, or a test's captured stream)."""
+    stream = sys.stdin
+    if stream is None:
+        raise OSError("there is none")
+    source = getattr(stream, "buffer", None)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while size <= limit:  # to the limit, not to the end: a pipe may never end
+            chunk = source.read(limit + 1 - size) if source is not None else stream.read(limit + 1 - size).encode()
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except ValueError as exc:  # a closed stream
+        raise OSError(str(exc)) from None
+    return b"".join(chunks)
+
+
+def _read_stdin(limit: int, what: str, error: Callable[[str], RulesrefError]) -> bytes:
+    """At most ``limit`` bytes of standard input; more, none at all, or an unreadable stream
+    is an error (exit 2), never "no words" and exit 0."""
+    try:
+        raw = _stdin_bytes(limit)
+    except OSError as exc:
+        raise error(f"cannot read standard input: {exc.strerror or exc}") from None
+    return _whole(raw, limit, what, error)
+
+
+def _whole(raw: bytes, limit: int, what: str, error: Callable[[str], RulesrefError]) -> bytes:
+    """``raw`` if it is within ``limit`` and holds something; else the error saying which."""
+    if len(raw) > limit:
+        raise error(f"standard input holds more than {limit:,} bytes, too much for a {what}")
+    if not raw.strip():
+        raise error(f"standard input is empty: no {what} to read")
+    return raw
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is None or bool(sys.stdin.isatty())
+    except (AttributeError, ValueError, OSError):
+        return True
+
+
+def _question(words: list[str] | None, ctx: typer.Context) -> str:
+    """The question: the words typed (`ask can the DA pawn go thru a wall`), or standard
+    input for ``-``, or for no words when it is a pipe or a file."""
+    if words and words != [STDIN]:
+        return " ".join(words)
+    if not words:
+        missing = _click("exceptions").UsageError("Missing argument 'question'.", ctx=ctx)
+        if _stdin_is_terminal():
+            raise missing
+        try:
+            raw = _stdin_bytes(QUESTION_BYTES)
+        except OSError:
+            raise missing from None
+        raw = _whole(raw, QUESTION_BYTES, "question", _question_error)
+    else:
+        raw = _read_stdin(QUESTION_BYTES, "question", _question_error)
+    return raw.decode("utf-8", "replace")
+
+
+def _question_error(message: str) -> RulesrefError:
+    return RulesrefError(message, field="QUESTION")
+
+
+@app.command()
+def ask(
+    ctx: typer.Context,
+    question: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="The rules question, as you would say it at the table: several words, or - (or a pipe) to read it "
+            "from standard input.",
+            show_default=False,
+            metavar="QUESTION...",
+        ),
+    ] = None,
+    game: GameOpt = None,
+    top: Annotated[int, typer.Option("--top", "-n", parser=_count, help="How many answers to look for.")] = 5,
+    short: Annotated[bool, typer.Option("--short", help="One sentence and its page, to read aloud.")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Every answer found and every related clause.")] = False,
+    quiet: QuietFlag = False,
+    as_json: JsonFlag = False,
+    color: ColorOpt = None,
+) -> None:
+    """Find the clause that answers a rules question, with its printed page."""
+    from rulesref.lookup import ask as lookup
+
+    if color is not None:
+        _output(color)
+    if short and full:
+        raise RulesrefError("choose one of --short and --full", field="--short")
+    text = _question(question, ctx)
+    with _game_from_env(game):
+        answer = lookup(text, game=_default_game(game), top=top)
+    if as_json:
+        _emit_json(answer.to_json())
+    else:
+        from rulesref import render
+
+        render.answer(answer, view="short" if short else "full" if full else "answer", quiet=quiet)
+
+
+@app.command()
+def show(
+    clause_id: Annotated[
+        str, typer.Argument(metavar="ID", help="A clause id, e.g. move.walls.", autocompletion=_complete_clauses)
+    ],
+    game: GameOpt = None,
+    as_json: JsonFlag = False,
+    color: ColorOpt = None,
+) -> None:
+    """Show one clause, its related clauses and the misreadings it corrects."""
+    from rulesref.library import find_clause
+
+    if color is not None:
+        _output(color)
+    with _game_from_env(game):
+        g, clause = find_clause(clause_id, _default_game(game))
+    if as_json:
+        _emit_json(_clause_json(clause, g))
+    else:
+        from rulesref import render
+
+        render.clause(g, clause)
 
 
 def _clause_json(clause: Any, game: Any) -> dict[str, Any]:
@@ -192,10 +377,13 @@ def page(
     number: Annotated[int, typer.Argument(help="A printed rulebook page.")],
     game: GameOpt = None,
     as_json: JsonFlag = False,
+    color: ColorOpt = None,
 ) -> None:
     """List every clause that cites a printed page."""
     from rulesref.library import clauses_on_page
 
+    if color is not None:
+        _output(color)
     with _game_from_env(game):
         found = clauses_on_page(number, _default_game(game))
     if as_json:
@@ -207,10 +395,12 @@ def page(
 
 
 @app.command()
-def games(as_json: JsonFlag = False) -> None:
+def games(as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the rulesets rulesref knows, what each covers and what it leaves out."""
     from rulesref.games import all_games
 
+    if color is not None:
+        _output(color)
     found = list(all_games())
     if as_json:
         _emit_json(
@@ -235,8 +425,10 @@ def games(as_json: JsonFlag = False) -> None:
 
 
 @app.command()
-def myths(game: GameOpt = None, as_json: JsonFlag = False) -> None:
+def myths(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the common misreadings and the clause that corrects each."""
+    if color is not None:
+        _output(color)
     found = [(g, m) for g in _games(game) for m in g.misreadings]
     if as_json:
         _emit_json(
@@ -258,8 +450,10 @@ def myths(game: GameOpt = None, as_json: JsonFlag = False) -> None:
 
 
 @app.command()
-def readings(game: GameOpt = None, as_json: JsonFlag = False) -> None:
+def readings(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the named readings of questions the printed rules leave open."""
+    if color is not None:
+        _output(color)
     found = [r for g in _games(game) for r in g.readings.values()]
     if as_json:
         _emit_json(
@@ -289,6 +483,7 @@ def lint(
         Path | None,
         typer.Option(help="Scenario folder used for the coverage checks (default: ./scenarios if present)."),
     ] = None,
+    quiet: QuietFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Check the rule corpus: schema, unique ids, pages, links, engine citations, coverage."""
@@ -300,59 +495,158 @@ def lint(
     else:
         for line in problems:
             print(visible(line))
-        if not problems:
+        if not problems and not quiet:
             print("lint: no problems")
     if problems:
         raise typer.Exit(Exit.FAILED)
 
 
+cache_app = typer.Typer(
+    help=(
+        "The index cache that lets a cold `ask` skip reading the rule packs ($RULESREF_RULES, else the shipped "
+        "ones). It is kept in $RULESREF_CACHE (an absolute path), else the user cache folder: "
+        "$XDG_CACHE_HOME/rulesref or ~/.cache/rulesref on Linux, ~/Library/Caches/rulesref on macOS, "
+        "%LOCALAPPDATA%\\rulesref\\Cache on Windows."
+    ),
+    no_args_is_help=True,
+)
+app.add_typer(cache_app, name="cache")
+
+
+@cache_app.command("clear")
+def cache_clear(quiet: QuietFlag = False) -> None:
+    """Remove the cached indexes; the next `ask` builds the index again."""
+    from rulesref import cache
+
+    removed = cache.clear()
+    if not quiet:
+        print(f"removed {len(removed)} cached file(s) from {visible(str(cache.cache_dir()))}")
+
+
+@cache_app.command("path")
+def cache_path() -> None:
+    """Print the folder the index cache is kept in."""
+    from rulesref import cache
+
+    print(visible(str(cache.cache_dir())))
+
+
+config_app = typer.Typer(
+    help='The config file: settings made once, such as `game = "pacg"` (command-line options and '
+    "$RULESREF_GAME win over it).",
+    no_args_is_help=True,
+)
+app.add_typer(config_app, name="config")
+
+
+@config_app.command("path")
+def config_path() -> None:
+    """Print where the config file is looked for, and what it sets (`game`, `color`)."""
+    from rulesref import config
+
+    path, found = config.settings()
+    if path is None:
+        print("no config file: $RULESREF_CONFIG is set and empty")
+        return
+    print(visible(str(path)) + ("" if path.exists() else " (none there yet)"))
+    for key, (value, _) in found.items():
+        print(f'{key} = "{visible(str(value))}"')
+
+
+def _reading_option(values: list[str] | None) -> list[tuple[str, str]]:
+    """``--reading ID=OPTION`` values, read and checked here, in one place, before any file is:
+    the form, an id no game has, an option the reading lacks, one reading chosen twice."""
+    from rulesref.errors import UnknownNameError, did_you_mean
+    from rulesref.games import all_games
+    from rulesref.readings import check_choice, parse_override
+
+    chosen: dict[str, str] = {}
+    for text in values or []:
+        rid, option = parse_override(text)
+        if chosen.get(rid, option) != option:
+            raise RulesrefError(f"reading {rid!r} chosen twice ({chosen[rid]}, {option})", field="--reading")
+        chosen[rid] = option
+        owners = [g for g in all_games() if rid in g.readings]
+        if not owners:
+            known = [r for g in all_games() for r in g.readings]
+            raise UnknownNameError(
+                f"unknown reading {rid!r}",
+                field="--reading",
+                hint=did_you_mean(rid, known) or "see `rulesref readings`",
+            )
+        for game in owners:
+            try:
+                check_choice(game, rid, option)
+            except RulesrefError as exc:
+                exc.field = "--reading"
+                raise
+    return list(chosen.items())
+
+
 @app.command()
 def check(
     # as text, not Path: Path('') is '.', and every argument must reach the loop below
-    paths: Annotated[list[str], typer.Argument(help="Scenario files or folders of them.")],
+    paths: Annotated[
+        list[str], typer.Argument(help="Scenario files or folders of them; - reads one from standard input.")
+    ],
     reading: Annotated[
-        list[str] | None, typer.Option("--reading", "-r", help="Choose a reading: ID=OPTION (repeatable).")
+        list[str] | None,
+        typer.Option(
+            "--reading", "-r", help="Choose a reading: ID=OPTION (repeatable).", autocompletion=_complete_readings
+        ),
     ] = None,
     full: Annotated[
         bool | None,
         typer.Option("--full/--brief", help="Every ruling in full, or one line each (default: full for up to 5)."),
     ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only the rulings whose expectation failed, and errors.")
+    ] = False,
     as_json: JsonFlag = False,
+    color: ColorOpt = None,
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
     from rulesref.games import all_games
-    from rulesref.readings import parse_override
+    from rulesref.lookup import SCHEMA_VERSION
     from rulesref.referee import Crash, check_many
 
+    if color is not None:
+        _output(color)
     all_games()  # a broken rule pack is one error line for the run, not one per scenario file
-    overrides = _checked_overrides([parse_override(r) for r in reading or []])
+    overrides = _reading_option(reading)
     found = list(_scenario_files(paths))
-    results = check_many([path for path, problem in found if problem is None], overrides, debug=_debugging())
+    files = [path for path, problem in found if problem is None and str(path) != STDIN]
+    results = check_many(files, overrides, debug=_debugging())
     rulings, errors, bugs = [], [], 0
+    entries: list[dict[str, Any]] = []  # --json: a ruling, or the error in its place, per file in order
     # One bad file must not hide the others: each file is ruled on or reported, in order,
     # and only then does the exit code say the worst that happened.
     for path, problem in found:
         if problem is None:
-            result = next(results)
+            result = _stdin_ruling(overrides) if str(path) == STDIN else next(results)
             if isinstance(result, Crash):
                 bugs += 1
                 _internal_line(result.kind, result.message, where=str(path))
                 continue
             if not isinstance(result, RulesrefError):
                 rulings.append(result)
+                entries.append({"schema_version": SCHEMA_VERSION, **result.to_json(), "error": None})
                 continue
             problem = result
         errors.append(problem)
+        entries.append(
+            {"schema_version": SCHEMA_VERSION, "file": problem.file or str(path), "error": _error_json(problem)}
+        )
         if not as_json:
             _error(problem)
     if as_json:
-        _emit_json([r.to_json() for r in rulings])
+        _emit_json(entries)
         for problem in errors:
             _error(problem)
     else:
         from rulesref import render
 
-        render.rulings(rulings, full=full)
+        render.rulings(rulings, full=full, quiet=quiet)
     if bugs:
         raise typer.Exit(Exit.INTERNAL)
     if errors:
@@ -361,44 +655,61 @@ def check(
         raise typer.Exit(Exit.FAILED)
 
 
+def _error_json(exc: RulesrefError) -> dict[str, Any]:
+    """An unreadable file's entry in `check --json`: where, and what is wrong (docs/json.md)."""
+    return {
+        "file": exc.file,
+        "line": exc.line,
+        "column": exc.column,
+        "field": exc.field,
+        "message": exc.message + (f"; {exc.hint}" if exc.hint else ""),
+    }
+
+
+def _stdin_ruling(overrides: list[tuple[str, str]]) -> Any:
+    """The ruling on a scenario read from standard input (`check -`), or the error in its place.
+
+    The bytes go through a private temp file, so the scenario is read exactly as a file is
+    (the same limits and messages), and named ``<stdin>`` in every message and ruling."""
+    import tempfile
+
+    from rulesref.errors import ScenarioError
+    from rulesref.referee import referee
+    from rulesref.scenario import read_scenario
+    from rulesref.source import MAX_BYTES
+
+    name = "<stdin>"
+    try:
+        raw = _read_stdin(MAX_BYTES, "scenario", lambda message: ScenarioError(message, file=name))
+        fd, tmp = tempfile.mkstemp(prefix="rulesref-stdin-", suffix=".yaml")  # mode 0600: only ours
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(raw)
+            return referee(read_scenario(Path(tmp), display=name), overrides)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    except RulesrefError as exc:
+        return exc
+
+
 def _scenario_files(paths: list[str]) -> Iterator[tuple[Path, RulesrefError | None]]:
     """Each scenario file under each argument, or the error in its place, in order."""
     from rulesref.errors import ScenarioError
     from rulesref.referee import scenario_files
 
+    stdin_used = False
     for raw in paths:
-        if raw:
+        if raw == STDIN:
+            if stdin_used:  # standard input can be read once
+                yield Path(raw), ScenarioError("standard input (-) given twice; it can be read once", field="PATHS")
+            else:
+                stdin_used = True
+                yield Path(raw), None
+        elif raw:
             yield from scenario_files([Path(raw)])
         else:  # `check ""` (an unset shell variable) would otherwise rule the current folder
             yield Path(raw), ScenarioError("an empty argument names no file or folder", field="PATHS")
-
-
-def _checked_overrides(overrides: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """``--reading`` choices checked once, up front: an unknown id or option is an error, not ignored."""
-    from rulesref.errors import UnknownNameError, did_you_mean
-    from rulesref.games import all_games
-    from rulesref.readings import check_choice
-
-    chosen: dict[str, str] = {}
-    for rid, option in overrides:
-        if chosen.get(rid, option) != option:
-            raise RulesrefError(f"reading {rid!r} chosen twice ({chosen[rid]}, {option})", field="--reading")
-        chosen[rid] = option
-        games = [g for g in all_games() if rid in g.readings]
-        if not games:
-            known = [r for g in all_games() for r in g.readings]
-            raise UnknownNameError(
-                f"unknown reading {rid!r}",
-                field="--reading",
-                hint=did_you_mean(rid, known) or "see `rulesref readings`",
-            )
-        for game in games:
-            try:
-                check_choice(game, rid, option)
-            except RulesrefError as exc:
-                exc.field = "--reading"
-                raise
-    return list(chosen.items())
 
 
 def _error(exc: RulesrefError) -> None:
@@ -425,37 +736,6 @@ def _internal_line(kind: str, message: str, where: str | None = None) -> None:
     )
 
 
-def _plain_ask(argv: list[str]) -> dict[str, Any] | None:
-    """The arguments of a plain ``ask QUESTION [--game X] [--top N] [--json]``, else None.
-
-    That is what people type at the table, and its start-up time is a promise: typer's
-    parsing of eight commands costs more than the lookup itself. So this one form calls
-    the same ``ask`` function directly; anything else (help, odd options) goes to typer.
-    """
-    if not argv or argv[0] != "ask":
-        return None
-    found: dict[str, Any] = {"question": None, "game": None, "top": 5, "as_json": False}
-    rest = iter(argv[1:])
-    for arg in rest:
-        if arg == "--json":
-            found["as_json"] = True
-        elif arg in ("--game", "-g", "--top", "-n"):
-            value = next(rest, None)
-            if value is None or value.startswith("-"):
-                return None
-            if arg in ("--game", "-g"):
-                found["game"] = value
-            elif value.isascii() and value.isdigit() and len(value) <= 9:  # else typer's --top says why
-                found["top"] = int(value)
-            else:
-                return None
-        elif arg.startswith("-") or found["question"] is not None:
-            return None
-        else:
-            found["question"] = arg
-    return found if found["question"] is not None else None
-
-
 def run(argv: list[str] | None = None) -> int:
     """Run the app on ``argv`` and return the exit code; every failure becomes a line or two."""
     out, err = sys.stdout, sys.stderr
@@ -471,6 +751,9 @@ def run(argv: list[str] | None = None) -> int:
         return _stream_failed(exc, out, err)
     finally:
         sys.stdout, sys.stderr = out, err
+        render = sys.modules.get("rulesref.render")  # only if this run used it
+        if render is not None:
+            render.reset()
 
 
 def _cache_notes() -> None:
@@ -484,12 +767,8 @@ def _cache_notes() -> None:
 def _run(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     _state["debug"] = "--debug" in args
-    plain = _plain_ask(args)
     try:
-        if plain is not None:
-            ask(**plain)
-            return Exit.OK
-        code = app(args=argv, standalone_mode=False, prog_name="rulesref")
+        code = _command()(args=argv, standalone_mode=False, prog_name="rulesref")
     except StreamFailed:
         raise
     except RulesrefError as exc:
@@ -514,6 +793,42 @@ def _run(argv: list[str] | None) -> int:
         _internal(exc)  # the last line of defence: never a bare traceback
         return Exit.INTERNAL
     return code if isinstance(code, int) else Exit.OK
+
+
+def _click(part: str) -> Any:
+    """A module (``exceptions``) of the click that typer runs on: its own copy from
+    typer 0.2x on, the click package before; found from typer's public BadParameter."""
+    import importlib
+
+    return importlib.import_module(typer.BadParameter.__module__.rpartition(".")[0] + "." + part)
+
+
+def _command() -> Any:
+    """The click command typer builds from ``app``, with ``-V``/``--version`` on every command
+    and group, not only before the first one (`rulesref ask -V` as `rulesref -V`)."""
+    root = typer.main.get_command(app)
+
+    def version(ctx: Any, _param: Any, value: bool) -> None:
+        if value and not ctx.resilient_parsing:  # resilient: completing a command line, not running it
+            _version(True)
+
+    def add(command: Any) -> None:
+        if not any("-V" in getattr(p, "opts", ()) for p in command.params):
+            command.params.append(
+                typer.core.TyperOption(
+                    param_decls=["-V", "--version"],
+                    is_flag=True,
+                    expose_value=False,
+                    is_eager=True,
+                    callback=version,
+                    help="Show the version and exit.",
+                )
+            )
+        for sub in getattr(command, "commands", {}).values():  # bounded by the commands defined
+            add(sub)
+
+    add(root)
+    return root
 
 
 class StreamFailed(Exception):
@@ -591,25 +906,25 @@ def _stream_failed(exc: StreamFailed, out: Any, err: Any) -> int:
 def _click_error(exc: Exception) -> int | None:
     """Print click's own errors (usage, bad option value, abort) briefly; None if ``exc`` is not one.
 
-    Matched by class name: typer may bring its own copy of click, so the classes differ.
+    The classes are those of the click typer runs on (_click), not matched by name.
     """
-    names = {c.__name__ for c in type(exc).__mro__}
-    code = getattr(exc, "exit_code", None)
-    if "Abort" in names:
+    click = _click("exceptions")
+    if isinstance(exc, typer.Abort):
         print("Aborted.", file=sys.stderr)
         return int(Exit.FAILED)
-    if "NoArgsIsHelpError" in names:
-        exc.show()  # type: ignore[attr-defined]  # `rulesref` alone: the help is the answer
-        return int(code) if isinstance(code, int) else int(Exit.BAD_INPUT)
-    if "ClickException" not in names or not isinstance(code, int):
+    no_args = getattr(click, "NoArgsIsHelpError", None)
+    if no_args is not None and isinstance(exc, no_args):
+        exc.show()  # `rulesref` alone: the help is the answer
+        return int(exc.exit_code)
+    if not isinstance(exc, click.ClickException):
         return None
-    message = exc.format_message()  # type: ignore[attr-defined]
+    message = exc.format_message()
     print(f"Error: {visible(' '.join(str(message).split()))}", file=sys.stderr)
     ctx = getattr(exc, "ctx", None)
-    if "UsageError" in names and ctx is not None:
+    if isinstance(exc, click.UsageError) and ctx is not None:
         # click prints four lines (usage, hint, blank, error); at the table two are enough
         print(f"Try '{ctx.command_path} --help' for help.", file=sys.stderr)
-    return code
+    return int(exc.exit_code)
 
 
 def _silence(stream: Any) -> None:

@@ -138,6 +138,8 @@ class Hit(NamedTuple):  # NamedTuples: far cheaper to define than dataclasses, o
             "misreading": (
                 {"claim": self.misreading.claim, "correction": self.misreading.correction} if self.misreading else None
             ),
+            "kind": c.kind,
+            "see": list(c.see),
         }
 
 
@@ -156,17 +158,29 @@ class Answer(NamedTuple):
     """When the question is about what the packs leave out: what they do cover, in a line."""
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
+        """The `ask --json` contract (docs/json.md): the same keys for an answer and a miss."""
+        return {
+            "schema_version": SCHEMA_VERSION,
             "query": self.query,
             "game": self.game,
             "results": [h.to_json() for h in self.hits],
+            "message": self.message,
+            "suggestions": [_suggestion_json(s) for s in self.suggestions],
+            "covers": self.covers,
         }
-        if self.message:
-            out["message"] = self.message
-            out["suggestions"] = list(self.suggestions)
-        if self.covers:
-            out["covers"] = self.covers
-        return out
+
+
+SCHEMA_VERSION = 1
+"""The version of the JSON contracts of `ask` and `check` (docs/json.md): raised when a key
+changes meaning or goes; adding a key does not raise it."""
+
+
+def _suggestion_json(text: str) -> dict[str, str]:
+    """A nearest topic, ``title (id)``, as the object the contract gives: {id, title}."""
+    title, _, rest = text.rpartition(" (")
+    if not title or not rest.endswith(")"):
+        return {"id": "", "title": text}
+    return {"id": rest[:-1], "title": title}
 
 
 def normalise(text: str) -> str:

@@ -1,40 +1,49 @@
 """Text for people: the only module that imports rich.
 
-Each function takes a value the library returned and prints it. JSON output does not
-come through here. Every string from a file, a name or an argument is shown through
-``_shown`` (its controls as escapes) inside a rich ``Text``, which never reads markup:
-a clause titled ``[/]`` or a file named ``[link=...].yaml`` prints as it is spelt.
+Each view takes a value the library returned and lays it out as lines at the width the
+terminal has (32 to 200 columns and beyond): words wrap at spaces, continuation lines hang
+under the text they continue, and an id or a page reference is kept whole on one line
+(wrapped as a unit, never cut; one longer than the whole line runs over it rather than
+being cut). There are no boxes: a box costs four columns and cut ids at the edge.
+
+The lines are shown one of three ways: plain text (a pipe, a file, ``--color never``,
+NO_COLOR), styled on a terminal (or ``--color always``), or through a pager when they are
+longer than the terminal. Styles are a handful of SGR escapes on a POSIX terminal and rich
+on Windows, so a cold ``ask`` imports rich only there. Every string from a file, a name
+or an argument goes through ``visible`` (its controls as escapes) before it is laid out,
+and rich is only ever given Text, never markup: a clause titled ``[/]`` or a file named
+``[link=...].yaml`` prints as it is spelt.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rich.console import Console, Group
-from rich.panel import Panel
-from rich.text import Text
-
-from rulesref.text import visible
+from rulesref.errors import RulesrefError, shorten
+from rulesref.text import cells, visible
 
 if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does not show
+    from rich.console import Console
+
     from rulesref.corpus import Clause, Game, Misreading, Reading
-    from rulesref.lookup import Answer
+    from rulesref.lookup import Answer, Hit
     from rulesref.ruling import Ruling, Step
-
-
-class _Console(Console):
-    def on_broken_pipe(self) -> None:
-        # rich turns a closed pipe (`rulesref myths | head`) into exit 1, which here means
-        # "an expectation failed"; let the CLI handle it as the quiet exit it is
-        raise BrokenPipeError
 
 
 WIDTH = 80
 """The width used when COLUMNS (or the terminal) gives none that can be used."""
 WIDTHS = range(20, 1001)
-"""Widths taken as given: narrower cannot show a panel, wider is a typo (or an attack on memory)."""
+"""Widths taken as given: narrower cannot show a line of words, wider is a typo (or an attack on memory)."""
+RELATED = 3
+"""An answer shows at most this many related lines (``--full`` shows every one)."""
+SHORT_LINES = 2
+"""``--short`` is one sentence and its page, at most this many lines at 80 columns."""
+STATE_LINES = 6
+"""A ruling's text view shows at most this many lines of what changed (--json has the whole state)."""
 
 
 def width(environ: Mapping[str, str] | None = None, terminal: int | None = None) -> int:
@@ -62,84 +71,404 @@ def _terminal_columns() -> int:
     return 0
 
 
-def _console() -> _Console:
-    """A console for one command's output, at the width the environment asks for now.
+# --- how the lines are shown: plain, styled, paged ------------------------------------
 
-    ``markup=False``: a plain string printed by mistake is still never read as markup. The
-    height is given too, or rich would read LINES the way it reads COLUMNS.
-    """
-    return _Console(highlight=False, soft_wrap=False, emoji=False, markup=False, width=width(), height=25)
+COLORS = ("auto", "always", "never")
+_options: dict[str, Any] = {"color": "auto", "pager": True}
 
 
-def _shown(value: object, style: str = "") -> Text:
-    """A string from a file, name or argument, as Text: no markup read, no control acting."""
-    return Text(visible(str(value)), style=style)
+def configure(*, color: str | None = None, pager: bool | None = None) -> None:
+    """The CLI's choices for this run: ``--color auto|always|never``, and whether a pager may be used."""
+    if color is not None:
+        if color not in COLORS:
+            raise RulesrefError(f"expected one of {', '.join(COLORS)}, got {shorten(color, 40)!r}", field="--color")
+        _options["color"] = color
+    if pager is not None:
+        _options["pager"] = pager
 
 
-def _body(value: str, style: str = "") -> Text:
-    """Like ``_shown`` for text that is meant to run over lines (a clause, a drawing)."""
-    return Text(visible(value, keep="\n"), style=style)
+def reset() -> None:
+    """The choices as before any run (the CLI resets them after each, so a caller in the same
+    process, a test or a server, does not inherit a run's ``--color always``)."""
+    _options.update(color="auto", pager=True)
+
+
+def styled() -> bool:
+    """Whether to colour: ``--color always``; never for ``never``; for ``auto``, on a terminal
+    unless NO_COLOR is set (https://no-color.org) or the terminal is a dumb one."""
+    choice = _options["color"]
+    if choice != "auto":
+        return bool(choice == "always")
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return _isatty()
+
+
+def _isatty() -> bool:
+    try:
+        return bool(sys.stdout.isatty())
+    except (AttributeError, ValueError, OSError):  # no stdout, or a closed one
+        return False
+
+
+class _Part(NamedTuple):
+    text: str
+    style: str = ""
+    whole: bool = False
+    """Kept on one line (an id, ``pp. 10, 25``): wrapped as a unit, never broken inside."""
+    glued: bool = False
+    """Written straight after what comes before it, with no space or line break between
+    (the ``;`` after a count, the ``)`` after a list)."""
+
+
+Span = tuple[str, str]
+
+
+def _w(text: object, style: str = "") -> _Part:
+    """Words that wrap at their spaces (shown through ``visible``)."""
+    return _Part(visible(str(text)), style)
+
+
+def _a(text: object, style: str = "") -> _Part:
+    """An id, a page reference: kept whole on one line."""
+    return _Part(visible(str(text)), style, True)
+
+
+def _g(text: object, style: str = "") -> _Part:
+    """Words whose first one is glued to what comes before (no space, no break)."""
+    return _Part(visible(str(text)), style, False, True)
+
+
+class _Lines:
+    """Lines of styled spans laid out at one width, shown at the end (``show``)."""
+
+    def __init__(self, at: int | None = None) -> None:
+        self.width = at or width()
+        self.lines: list[list[Span]] = []
+
+    def blank(self) -> None:
+        if self.lines and self.lines[-1]:
+            self.lines.append([])
+
+    def verbatim(self, text: str, style: str = "") -> None:
+        """A drawing: its lines as they are (controls escaped), never wrapped."""
+        for line in text.split("\n"):
+            self.lines.append([(visible(line), style)])
+
+    def body(self, text: str, style: str = "", indent: int = 0) -> None:
+        """Text meant to run over lines (a clause): each of its paragraphs wrapped."""
+        for piece in text.split("\n"):
+            self.para(_w(piece, style), indent=indent)
+
+    def para(self, *parts: _Part, indent: int = 0, lead: str = "", lead_style: str = "") -> None:
+        """Words wrapped at the width; continuation lines hang under the first word (after ``lead``)."""
+        hang = indent + cells(lead)
+        room = max(self.width - hang, 1)
+        tokens: list[list[Span]] = []  # each a unit that is never broken: a word, an id, glued spans
+        for p in parts:
+            words = [p.text] if p.whole and cells(p.text) <= room else p.text.split()
+            for i, word in enumerate(words):
+                if i == 0 and p.glued and tokens:
+                    tokens[-1].append((word, p.style))
+                else:
+                    tokens.append([(word, p.style)])
+        line: list[Span] = [(" " * indent + lead, lead_style)] if indent or lead else []
+        used = hang
+        fresh = True  # nothing but the indent on this line yet
+        for token in tokens:
+            size = sum(cells(text) for text, _ in token)
+            if not fresh and used + 1 + size > self.width:
+                self.lines.append(line)
+                line, used, fresh = [(" " * hang, "")], hang, True
+            if not fresh:
+                line.append((" ", token[0][1] if line[-1][1] == token[0][1] else ""))
+                used += 1
+            line += token
+            used += size
+            fresh = False
+        if not fresh or lead:
+            self.lines.append(line)
+
+    def plain(self) -> str:
+        return "".join("".join(text for text, _ in line).rstrip() + "\n" for line in self.lines)
+
+    def show(self) -> None:
+        """Print the lines: through a pager when long on a terminal, styled or plain."""
+        pager = _pager() if _options["pager"] and len(self.lines) > _terminal_lines() and _isatty() else None
+        colour = styled()
+        if pager is not None:
+            _page_through(pager, (self._rich_text() if _RICH_CONSOLE else self.ansi()) if colour else self.plain())
+        elif colour and _RICH_CONSOLE:
+            self._print_rich()
+        else:
+            sys.stdout.write(self.ansi() if colour else self.plain())
+
+    def ansi(self) -> str:
+        """The lines with their styles as SGR escapes: all a POSIX terminal needs for bold,
+        dim and four colours, without importing rich (a fifth of a cold start)."""
+        from itertools import groupby
+
+        out = []
+        for line in self.lines:
+            for style, spans in groupby(line, key=lambda span: span[1]):  # one escape per run of a style
+                text = "".join(t for t, _ in spans)
+                codes = ";".join(_SGR[word] for word in style.split() if word in _SGR)
+                out.append(f"\x1b[{codes}m{text}\x1b[0m" if codes and text.strip() else text)
+            out.append("\n")
+        return "".join(out)
+
+    def _text(self) -> Any:
+        from rich.text import Text
+
+        out = Text()
+        for line in self.lines:
+            for text, style in line:
+                out.append(text, style=style or None)
+            out.append("\n")
+        out.rstrip()
+        return out
+
+    def _console(self, file: Any = None) -> Console:
+        from rich.console import Console
+
+        class _Console(Console):
+            def on_broken_pipe(self) -> None:
+                # rich turns a closed pipe (`rulesref myths | head`) into exit 1, which here means
+                # "an expectation failed"; let the CLI handle it as the quiet exit it is
+                raise BrokenPipeError
+
+        # the lines are laid out already: rich only styles them (soft_wrap: it wraps nothing);
+        # no_color=False, since --color always means colour whatever NO_COLOR says
+        return _Console(
+            file=file,
+            highlight=False,
+            soft_wrap=True,
+            emoji=False,
+            markup=False,
+            width=self.width,
+            height=25,
+            force_terminal=True,
+            no_color=False,
+        )
+
+    def _print_rich(self) -> None:
+        self._console().print(self._text())
+
+    def _rich_text(self) -> str:
+        import io
+
+        buffer = io.StringIO()
+        self._console(buffer).print(self._text())
+        return buffer.getvalue()
+
+
+_SGR = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
+"""The styles the views use, as SGR parameters."""
+_RICH_CONSOLE = os.name == "nt"
+"""Whether styled text goes through rich: on Windows, whose consoles it knows how to drive
+(the legacy console takes no escapes); a POSIX terminal gets the escapes directly."""
+
+
+def _terminal_lines() -> int:
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).lines or 25
+    except (OSError, ValueError, AttributeError):
+        return 25
+
+
+PAGERS = ("RULESREF_PAGER", "PAGER")
+"""Where the pager command is read from, first first; with neither set, ``less`` if it is there."""
+
+
+def _pager(environ: Mapping[str, str] | None = None) -> list[str] | None:
+    """The pager command, or None for none. The variables are untrusted: a value that is not
+    a command line, or names no program on PATH, is a RulesrefError naming the variable.
+    Set and empty (or ``cat``) means no pager, as git reads it."""
+    import shlex
+    import shutil
+
+    env = os.environ if environ is None else environ
+    for name in PAGERS:
+        raw = env.get(name)
+        if raw is None:
+            continue
+        try:
+            argv = shlex.split(raw)
+        except ValueError as exc:
+            raise RulesrefError(f"cannot be read as a command line ({exc})", field=name) from None
+        if not argv or argv == ["cat"]:
+            return None
+        found = shutil.which(argv[0])
+        if found is None:
+            raise RulesrefError(
+                f"{shorten(argv[0], 80)!r} is not a program on PATH",
+                field=name,
+                hint="set it to a pager such as 'less', or to '' for none",
+            )
+        return [found, *argv[1:]]
+    less = shutil.which("less")
+    return [less] if less else None
+
+
+def _page_through(argv: list[str], text: str) -> None:
+    """Show ``text`` through the pager; quitting it early is not an error."""
+    import subprocess
+
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}  # R: colours; F: one screen just prints
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, env=env)
+    except OSError as exc:
+        raise RulesrefError(
+            f"cannot run the pager {shorten(argv[0], 80)!r}: {exc.strerror or exc}", field="PAGER"
+        ) from None
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(text.encode(encoding, "backslashreplace"))
+        proc.stdin.close()
+    except BrokenPipeError:  # the reader quit the pager before the end
+        pass
+    while True:
+        try:
+            proc.wait()
+            return
+        except KeyboardInterrupt:  # Ctrl-C is the pager's to handle (less stays open)
+            continue
+
+
+# --- shared pieces ------------------------------------------------------------------
 
 
 def _pages(pages: Sequence[int]) -> str:
+    if not pages:
+        return "no pages"
     return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(str(p) for p in pages)
 
 
-def answer(a: Answer) -> None:
-    out = _console()
+def _cite(cid: str, pages: Sequence[int], game: str | None = None) -> list[_Part]:
+    """``(id, pp. 10, 25)``, or ``(id, p. 9, game)``: the id and the page reference each kept
+    whole, so a narrow line breaks between them, never inside one."""
+    if game is None:
+        return [_a(f"({cid},", "dim"), _a(f"{_pages(pages)})", "dim")]
+    return [_a(f"({cid},", "dim"), _a(f"{_pages(pages)},", "dim"), _a(f"{game})", "dim")]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _open_note(out: _Lines) -> None:
+    out.para(_w("Not settled by the printed pages: this is an open question.", "bold yellow"))
+
+
+# --- ask ------------------------------------------------------------------------------
+
+VIEWS = ("answer", "short", "full")
+"""How `ask` shows a hit: the answer and a few related lines; one sentence to read aloud; everything."""
+
+
+def answer(a: Answer, *, view: str = "answer", quiet: bool = False) -> None:
+    """The answer first: title, the clause text, printed page and game; then at most RELATED
+    lines from the same game (``full``: every hit and every see-also; ``quiet``: none)."""
+    out = _Lines()
     if not a.hits:
-        message = a.message or "no clause matches this question well"
-        out.print(_shown(message[0].upper() + message[1:] + ".", "bold"))
-        if a.covers:  # a part of the game the packs leave out: say what they do cover
-            out.print(_shown(a.covers[0].upper() + a.covers[1:] + "."))
-        if a.suggestions:
-            out.print(Text("Nearest topics: ").append(_shown("; ".join(a.suggestions))))
-        if not a.covers:
-            out.print("Try other words, or `rulesref page N` to browse a page.")
+        _miss(out, a, quiet or view == "short")
+        out.show()
         return
     top = a.hits[0]
+    if view == "short":
+        _short(out, top)
+        out.show()
+        return
     c = top.clause
     if top.misreading:
-        out.print(
-            Panel(
-                Text.assemble(
-                    ("That is a common misreading.", "bold"),
-                    "\n",
-                    ("Claim:", "dim"),
-                    " ",
-                    _shown(top.misreading.claim),
-                    "\n",
-                    ("Correction:", "bold"),
-                    " ",
-                    _shown(top.misreading.correction),
-                ),
-                border_style="red",
-                title="misreading",
-                title_align="left",
-            )
-        )
-    body = [_body(c.text)]
+        out.para(_w("That is a common misreading.", "bold red"))
+        out.para(_w("Claim:", "dim"), _w(top.misreading.claim), indent=2)
+        out.para(_w("Correction:", "bold"), _w(top.misreading.correction), indent=2)
+        out.blank()
+    out.para(_w(c.title, "bold green" if c.kind != "open" else "bold yellow"))
     if c.kind == "open":
-        body.insert(0, Text("Not settled by the printed pages: this is an open question.", style="bold yellow"))
-    out.print(
-        Panel(
-            Group(*body),
-            title=Text.assemble(_shown(c.title, "bold")),  # bold on the words, not the padding
-            subtitle=_shown(f"{c.id} · {_pages(c.pages)} · {c.game}"),
-            subtitle_align="right",
-            title_align="left",
-            border_style="yellow" if c.kind == "open" else "green",
-        )
-    )
-    rest = a.hits[1:]
+        _open_note(out)
+    out.body(c.text)
+    out.para(_a(c.id, "dim"), _a(f"· {_pages(c.pages)}", "dim"), _a(f"· {c.game}", "dim"))
+    if quiet:
+        out.show()
+        return
+    rest = list(a.hits[1:])
+    games = {h.clause.game for h in a.hits}
+    if view != "full":
+        rest = rest[:RELATED]
     if rest:
-        out.print(Text("Also relevant:", style="dim"))
+        out.para(_w("Also relevant:", "dim"))
         for h in rest:
-            line = Text("  • ").append(_shown(h.clause.title))
-            out.print(line.append(" ").append(_shown(f"({h.clause.id}, {_pages(h.clause.pages)})", "dim")))
-    if c.see:
-        out.print(Text.assemble(("See also:", "dim"), " ", _shown(", ".join(c.see))))
+            _related(out, h, name_game=len(games) > 1)
+    listed = {h.clause.id for h in a.hits}
+    see = [s for s in c.see if view == "full" or s not in listed]
+    if see and (view == "full" or len(rest) < RELATED):
+        out.para(_w("See also:", "dim"), *[_a(s + ("," if i < len(see) - 1 else ""), "dim") for i, s in enumerate(see)])
+    out.show()
 
+
+def _related(out: _Lines, h: Hit, *, name_game: bool) -> None:
+    out.para(
+        _w(h.clause.title),
+        *_cite(h.clause.id, h.clause.pages, h.clause.game if name_game else None),
+        indent=2,
+        lead="• ",
+    )
+
+
+def _short(out: _Lines, top: Hit) -> None:
+    """One sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns."""
+    c = top.clause
+    cite = f"({_pages(c.pages)}; {c.id})"
+    sentence = short_sentence(top)
+    out.para(_w(sentence, "bold"), _a(cite, "dim"))
+
+
+def short_sentence(top: Hit) -> str:
+    """What ``--short`` reads aloud: the correction of a misreading the question repeats,
+    else the clause's title (one line stating the rule), as a sentence."""
+    c = top.clause
+    if top.misreading:
+        first = _first_sentence(top.misreading.correction)
+        if cells(first) <= 100:
+            return f"No: {first}"
+        return f"No: {_sentence(c.title)}"
+    title = _sentence(c.title)
+    return f"Not settled by the rules: {title}" if c.kind == "open" and "settled" not in title else title
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split())
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _first_sentence(text: str) -> str:
+    found = re.match(r"(.+?[.!?])(\s|$)", " ".join(text.split()))
+    return found.group(1) if found else _sentence(text)
+
+
+def _miss(out: _Lines, a: Answer, quiet: bool) -> None:
+    message = a.message or "no clause matches this question well"
+    out.para(_w(_capital(message) + ".", "bold"))
+    if quiet:
+        return
+    if a.covers:  # a part of the game the packs leave out: say what they do cover
+        out.para(_w(_capital(a.covers) + "."))
+    if a.suggestions:
+        out.para(_w("Nearest topics:"))
+        for s in a.suggestions:
+            title, _, sid = s.rpartition(" (")
+            if title and sid.endswith(")"):
+                out.para(_w(title), _a(f"({sid}", "dim"), indent=2, lead="• ")
+            else:
+                out.para(_w(s), indent=2, lead="• ")
+    if not a.covers:
+        out.para(_w("Try other words, or `rulesref page N` to browse a page."))
+
+
+# --- show, page, games, myths, readings ------------------------------------------------
 
 _TAGS = {
     "R": "rule text",
@@ -152,8 +481,6 @@ _TAGS = {
 
 def _reference(ref: str) -> str:
     """A ``source:`` reference in words: where in the shared sources a clause rests."""
-    import re
-
     if m := re.fullmatch(r"(\d{3}):(\d+)(?:-(\d+))?", ref):
         lines = f"lines {m[2]}-{m[3]}" if m[3] else f"line {m[2]}"
         return f"source page {m[1]}, {lines} ({ref})"
@@ -165,100 +492,112 @@ def _reference(ref: str) -> str:
 
 
 def clause(game: Game, c: Clause) -> None:
-    lines: list[Any] = [_body(c.text)]
+    out = _Lines()
+    out.para(_w(c.title, "bold"))
     if c.kind == "open":
-        lines.insert(0, Text("Not settled by the printed pages: this is an open question.", style="bold yellow"))
+        _open_note(out)
+    out.body(c.text)
+    out.para(_a(c.id, "dim"), _a(f"· {_pages(c.pages)}", "dim"), _w(f"· {game.title}", "dim"))
     if c.page_note:
-        lines.append(_shown(f"Page note: {c.page_note}", "dim"))
+        out.para(_w("Page note:", "dim"), _w(c.page_note, "dim"))
     if c.source:
-        lines.append(_shown("Rests on: " + "; ".join(_reference(ref) for ref in c.source) + ".", "dim"))
-    for s in c.see:
-        if s in game.clauses:
-            lines.append(_shown(f"See {s}: {game.clauses[s].title} ({_pages(game.clauses[s].pages)})", "dim"))
+        out.para(_w("Rests on:", "dim"), _w("; ".join(_reference(ref) for ref in c.source) + ".", "dim"))
+    see = [s for s in c.see if s in game.clauses]
+    if see:
+        out.para(_w("See also:", "dim"))
+        for s in see:
+            out.para(_w(game.clauses[s].title), *_cite(s, game.clauses[s].pages), indent=2, lead="• ")
     for m in c.misreadings:
-        lines.append(
-            Text.assemble(
-                ("Misreading: ", "bold red"), _shown(m.claim), ("\n  Correction: ", "bold"), _shown(m.correction)
-            )
-        )
-    _console().print(
-        Panel(
-            Group(*lines),
-            title=Text.assemble(_shown(c.title, "bold")),  # bold on the words, not the padding
-            subtitle=_shown(f"{c.id} · {_pages(c.pages)} · {game.title}"),
-            subtitle_align="right",
-            title_align="left",
-        )
-    )
+        out.para(_w("Misreading:", "bold red"), _w(m.claim))
+        out.para(_w("Correction:", "bold"), _w(m.correction), indent=2)
+    out.show()
 
 
 def page(number: int, found: Sequence[tuple[Game, Clause]]) -> None:
-    from rich.table import Table
-
-    out = _console()
+    """The clauses citing a page, by game: id, then its title (hanging under the title), then
+    its pages. Ids are never cut: at a narrow width the title goes on the lines below the id."""
+    out = _Lines()
     if not found:
-        out.print(f"No clause cites page {number}.")
+        out.para(_w(f"No clause cites page {number}."))
+        out.show()
         return
-    table = Table("id", "title", "pages", "game", title=f"Clauses citing page {number}", title_justify="left")
+    by_game: dict[str, list[tuple[Game, Clause]]] = {}
     for g, c in found:
-        table.add_row(_shown(c.id), _shown(c.title), ", ".join(map(str, c.pages)), _shown(g.id))
-    out.print(table)
+        by_game.setdefault(g.id, []).append((g, c))
+    for rows in by_game.values():
+        out.blank()
+        out.para(_w(f"{rows[0][0].title}: clauses citing page {number}", "bold"))
+        column = max(cells(visible(c.id)) for _, c in rows) + 2
+        side_by_side = out.width - column >= 30
+        for _, c in rows:
+            where = _a(f"({_pages(c.pages)})", "dim")
+            if side_by_side:
+                out.para(_w(c.title), where, lead=visible(c.id).ljust(column), lead_style="cyan")
+            else:
+                out.para(_a(c.id, "cyan"))
+                out.para(_w(c.title), where, indent=2)
+    out.show()
 
 
 def games(found: Sequence[Game]) -> None:
-    from rich.table import Table
-
-    table = Table("id", "title", "aliases", "pages", "clauses", "readings")
+    out = _Lines()
     for g in found:
-        table.add_row(
-            _shown(g.id),
-            _shown(g.title),
-            _shown(", ".join(g.aliases)),
-            f"{g.pages[0]}-{g.pages[1]}",
-            str(len(g.clauses)),
-            str(len(g.readings)),
-        )
-    out = _console()
-    out.print(table)
-    for g in found:
+        out.blank()
+        out.para(_a(g.id, "bold cyan"), _w(g.title, "bold"))
+        facts = f"pp. {g.pages[0]}-{g.pages[1]}; {len(g.clauses)} clauses; {len(g.readings)} readings"
+        if g.aliases:
+            out.para(_w("Aliases:", "dim"), *[_a(x + ",") for x in g.aliases[:-1]], _a(g.aliases[-1]), indent=2)
+        out.para(_w(facts, "dim"), indent=2)
         if g.covers:
-            out.print(Text.assemble((g.id, "bold"), " covers ", _shown(g.covers), "."))
+            out.para(_w("Covers:", "dim"), _w(g.covers + "."), indent=2)
         if g.leaves_out:
-            out.print(Text("  Not covered: ").append(_shown("; ".join(t.topic for t in g.leaves_out) + ".")))
+            out.para(_w("Not covered:", "dim"), _w("; ".join(t.topic for t in g.leaves_out) + "."), indent=2)
+    out.show()
 
 
 def myths(found: Sequence[tuple[Game, Misreading]]) -> None:
-    out = _console()
+    out = _Lines()
     for g, m in found:
         c = g.clauses[m.clause]
-        out.print(Text.assemble(("✗", "bold red"), " ", _shown(m.claim)))
-        where = _shown(f"({m.clause}, {_pages(c.pages)}, {g.id})", "dim")
-        out.print(Text.assemble("  ", ("✓", "bold"), " ", _shown(m.correction), " ", where))
+        out.para(_w(m.claim), lead="✗ ", lead_style="bold red")
+        out.para(_w(m.correction), *_cite(m.clause, c.pages, g.id), indent=2, lead="✓ ", lead_style="bold")
+    out.show()
 
 
 def readings(found: Sequence[Reading]) -> None:
-    out = _console()
+    out = _Lines()
     for r in found:
-        around = _shown(f"({r.game}; open question {r.open}; around {', '.join(r.clauses)})", "dim")
-        out.print(Text.assemble(_shown(r.id, "bold"), " ", around))
-        out.print(Text.assemble("  ", _shown(r.question)))
+        around = [_a(f"({r.game};", "dim"), _w(f"open question {r.open}; around", "dim")]
+        around += [_a(cid + ("," if i < len(r.clauses) - 1 else ""), "dim") for i, cid in enumerate(r.clauses)]
+        out.para(_a(r.id, "bold"), *around, _g(")", "dim"))
+        out.para(_w(r.question), indent=2)
         for o in r.options:
-            mark = Text.assemble(" ", ("(default)", "green")) if o.id == r.default else ""
-            out.print(Text.assemble("    ", _shown(o.id), mark, ": ", _shown(o.says)))
+            mark = [_w("(default)", "green")] if o.id == r.default else []
+            out.para(_a(f"{o.id}", "cyan"), *mark, _g(f": {o.says}"), indent=4)
         if r.default is None:
             no_default = "no default: a ruling that hits this question is undetermined unless you choose"
-            out.print(Text.assemble("    ", (no_default, "yellow")))
+            out.para(_w(no_default, "yellow"), indent=4)
+    out.show()
 
+
+# --- check ----------------------------------------------------------------------------
 
 _VERDICT_STYLE = {"legal": "bold green", "illegal": "bold red", "undetermined": "bold yellow"}
 
 
-def rulings(found: Sequence[Ruling], *, full: bool | None = None) -> None:
-    """Each ruling in full for a few files; one line each (and a tally) for many."""
+def rulings(found: Sequence[Ruling], *, full: bool | None = None, quiet: bool = False) -> None:
+    """Each ruling in full for a few files; one line each (and a tally) for many. ``quiet``:
+    only the rulings whose expectation failed, one line each."""
+    if quiet:
+        failed = [r for r in found if r.expect is not None and not r.expect.ok]
+        if failed:
+            brief(failed, tally=False)
+        return
     if full if full is not None else len(found) <= FULL_UP_TO:
-        out = _console()
+        out = _Lines()
         for r in found:
-            ruling(r, out)
+            _ruling(out, r)
+        out.show()
         return
     brief(found)
 
@@ -272,74 +611,169 @@ lay out, and nobody at a table reads it); --json has them all."""
 STEPS_AT_END = 20
 
 
-def brief(found: Sequence[Ruling]) -> None:
-    # One Text printed once: a thousand separate prints would cost seconds.
-    out = Text()
-    tally: dict[str, int] = {}
+def brief(found: Sequence[Ruling], *, tally: bool = True) -> None:
+    out = _Lines()
+    counts: dict[str, int] = {}
     failed = 0
     for r in found:
-        tally[r.verdict.value] = tally.get(r.verdict.value, 0) + 1
+        counts[r.verdict.value] = counts.get(r.verdict.value, 0) + 1
         mark = " " if r.expect is None else ("✓" if r.expect.ok else "✗")
-        out.append(f"{mark} ", style="green" if mark == "✓" else "bold red")
-        out.append(f"{r.verdict.value.upper():<12}", style=_VERDICT_STYLE[r.verdict.value])
-        out.append(visible(r.title))
-        out.append(visible(f"  {r.file} · {_pages(r.pages) if r.pages else 'no pages'}") + "\n", style="dim")
+        out.para(
+            _a(f"{r.verdict.value.upper():<12}", _VERDICT_STYLE[r.verdict.value]),
+            _w(r.title),
+            _a(f"{r.file}", "dim"),
+            _a(f"· {_pages(deciding_pages(r))}", "dim"),
+            lead=f"{mark} ",
+            lead_style="green" if mark == "✓" else "bold red",
+        )
         if r.expect is not None and not r.expect.ok:
             failed += 1
             for m in r.expect.mismatches:
-                out.append(visible(f"      expect: {m}") + "\n", style="red")
-    counts = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
-    out.append(f"{len(found)} rulings: {counts}", style="bold")
-    if any(r.expect is not None for r in found):
-        out.append(
-            f"; {failed} expectation(s) failed" if failed else "; every expectation held",
-            style="bold red" if failed else "bold green",
-        )
-    _console().print(out)
+                out.para(_w(f"expect: {m}", "red"), indent=6)
+    if tally:
+        line = [_w(f"{len(found)} rulings: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())), "bold")]
+        if any(r.expect is not None for r in found):
+            said = f"; {failed} expectation(s) failed" if failed else "; every expectation held"
+            line.append(_g(said, "bold red" if failed else "bold green"))
+        out.para(*line)
+    out.show()
 
 
-def ruling(r: Ruling, out: Console | None = None) -> None:
-    from rich.table import Table
+def ruling(r: Ruling) -> None:
+    out = _Lines()
+    _ruling(out, r)
+    out.show()
 
+
+def deciding(r: Ruling) -> tuple[Step, ...]:
+    """The steps the verdict rests on: for ``undetermined`` the open question; for ``illegal``
+    the step that broke the rules (a PACG event marked ``illegal:``, else the step that ended
+    the ruling, as Houses vs. Dark Arts ends on it); for ``legal``, every step."""
+    if r.verdict.value == "undetermined":
+        return tuple(s for s in r.steps if s.basis.value == "open")[:1] or r.steps[-1:]
+    if r.verdict.value == "illegal":
+        broke = [s for s in r.steps if "illegal:" in s.says]
+        return tuple(broke) or r.steps[-1:]
+    return r.steps
+
+
+def deciding_pages(r: Ruling) -> tuple[int, ...]:
+    return tuple(sorted({p for s in deciding(r) for p in s.pages}))
+
+
+def _ruling(out: _Lines, r: Ruling) -> None:
     from rulesref.games import engine_for, find_game
 
-    head = Text.assemble((r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), "  ", _shown(r.title, "bold"))
-    parts: list[Any] = [_body(r.summary)]
+    out.blank()
+    out.para(_a(r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), _w(r.title, "bold"))
+    out.body(r.summary)
+    decided = deciding(r)
+    if r.verdict.value != "legal":
+        for d in decided:
+            n = r.steps.index(d) + 1
+            if d.says.strip() in r.summary:  # the summary says it already (an open question)
+                out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}.", "bold"))
+            else:
+                out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}:", "bold"), _w(d.says))
+    changes = state_changes(r.situation, r.state)
+    if changes:
+        shown = changes[:STATE_LINES]
+        out.para(_w("Result:", "bold"))
+        for line in shown:
+            out.para(_w(line), indent=2, lead="• ")
+        if len(changes) > len(shown):
+            out.para(_w(f"… {len(changes) - len(shown)} more (--json has the whole state)", "dim"), indent=2)
     drawing = getattr(engine_for(find_game(r.game)), "draw", None)
     picture = drawing(r) if drawing else None
     if picture:
-        parts.append(_body(picture, "cyan"))
-    table = Table(box=None, show_header=False, pad_edge=False)
-    table.add_column(justify="right", style="dim")
-    table.add_column()
-    table.add_column(style="dim")
+        out.verbatim(picture, "cyan")
     steps: list[tuple[int, Step | None]] = list(enumerate(r.steps, 1))
+    cut = 0
     if len(steps) > STEPS_SHOWN:  # a track of 10,000 Event Spaces: the start and the end say it
         cut = len(steps) - STEPS_SHOWN
         steps = [*steps[: STEPS_SHOWN - STEPS_AT_END], (0, None), *steps[-STEPS_AT_END:]]
+    number = len(str(len(r.steps)))
+    out.para(_w("Steps:", "dim"))
     for i, s in steps:
         if s is None:
-            table.add_row("…", _body(f"{cut:,} more steps (--json lists every one)"), "")
+            out.para(_w(f"{cut:,} more steps (--json lists every one)"), indent=2, lead="…".rjust(number) + "  ")
             continue
         basis = "" if s.basis.value == "rule" else (f" [reading {s.reading}]" if s.reading else " [not settled]")
-        table.add_row(str(i), _body(s.says + basis), _shown(f"{s.clause} {_pages(s.pages)}"))
-    parts.append(table)
-    if r.claims:
-        for c in r.claims:
-            verdict = {True: "upheld", False: "rejected", None: "not settled"}[c.upheld]
-            parts.append(_body(f"{c.by} said {c.says}: {verdict}"))
+        mark = "bold" if s in decided and r.verdict.value != "legal" else ""
+        out.para(
+            _w(s.says + basis, mark),
+            *_cite(s.clause, s.pages),
+            indent=2,
+            lead=str(i).rjust(number) + "  ",
+            lead_style="dim",
+        )
+    for c in r.claims:
+        verdict = {True: "upheld", False: "rejected", None: "not settled"}[c.upheld]
+        out.para(_w(f"{c.by} said {c.says}:"), _w(verdict, "green" if c.upheld else "red" if c.upheld is False else ""))
     if r.expect is not None:
-        parts.append(
-            Text("expect: ok", style="green")
-            if r.expect.ok
-            else _body("expect FAILED: " + "; ".join(r.expect.mismatches), "bold red")
-        )
-    (out or _console()).print(
-        Panel(
-            Group(*parts),
-            title=head,
-            title_align="left",
-            subtitle=_shown(f"{r.file} · {_pages(r.pages) if r.pages else ''}"),
-            subtitle_align="right",
-        )
-    )
+        if r.expect.ok:
+            out.para(_w("expect: ok", "green"))
+        else:
+            out.para(_w("expect FAILED: " + "; ".join(r.expect.mismatches), "bold red"))
+    cited = deciding_pages(r)
+    foot = [_a(r.file, "dim"), _a(f"· {_pages(cited)}", "dim")]
+    if cited != r.pages:
+        foot.append(_a(f"(every step: {_pages(r.pages)})", "dim"))
+    out.para(*foot)
+
+
+_RECORD_KEYS = ("events", "steps")
+"""State keys that restate the steps (PACG's walk through them), not a change to show."""
+
+
+def state_changes(before: Any, after: Any) -> list[str]:
+    """What the action changed, one line per thing changed: ``players.dark-arts: hand 3 → 2,
+    discard 2 → 3``. Compared leaf by leaf with the situation as read; a value the situation
+    did not give is shown when it says something (not false, zero, empty or null)."""
+    grouped: dict[str, list[str]] = {}
+    for path, value in _leaves(after):
+        if path and path[0] in _RECORD_KEYS:
+            continue
+        old = _get(before, path)
+        sep = " " if len(path) > 1 else ": "  # `hand 3 → 2` under its player; `damage: [...]` alone
+        if old is _MISSING:
+            if value in (None, False, 0, "", []) or value == {}:
+                continue
+            said = f"{path[-1]}{sep}{_value(value)}"
+        elif old == value:
+            continue
+        else:
+            said = f"{path[-1]}{sep}{_value(old)} → {_value(value)}"
+        grouped.setdefault(".".join(str(p) for p in path[:-1]), []).append(said)
+    return [f"{where}: {', '.join(said)}" if where else ", ".join(said) for where, said in grouped.items()]
+
+
+_MISSING = object()
+_DEEPEST = 8
+
+
+def _leaves(value: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """(path, value) for every leaf of a state; bounded by its size (a list is one leaf) and depth."""
+    if isinstance(value, dict) and len(path) < _DEEPEST:
+        return [leaf for k, v in value.items() for leaf in _leaves(v, (*path, str(k)))]
+    return [(path, value)] if path else []
+
+
+def _get(value: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return _MISSING
+        value = value[key]
+    return value
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value[:8]) + (", …" if len(value) > 8 else "") + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in list(value.items())[:8]) + "}"
+    return shorten(str(value), 80)

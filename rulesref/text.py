@@ -43,3 +43,15 @@ def _escape(char: str) -> str:
     if code < 0x100:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}"
+
+
+def cells(text: str) -> int:
+    """How many terminal columns ``text`` takes: a wide (East Asian) character two, a combining
+    mark none, any other one. Enough to lay out lines without rich (plain output, pipes)."""
+    if text.isascii() or all(" " <= ch < "\u0300" for ch in text):  # Latin text (·, é): one column each
+        return len(text)
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text
+    )

@@ -469,7 +469,7 @@ CASES = [
     ),
     Bad(
         "unknown-option",
-        "Error: No such option: --colour\nTry 'rulesref games --help' for help.\n",
+        "Error: No such option: --colour (Possible options: --color)\nTry 'rulesref games --help' for help.\n",
         args=("games", "--colour"),
     ),
     Bad(

@@ -15,7 +15,9 @@ import pytest
 from rulesref import cache, lookup
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULT_KEYS = {"id", "game", "title", "text", "pages", "score", "misreading"}
+RESULT_KEYS = {"id", "game", "kind", "title", "text", "pages", "score", "misreading", "see"}
+ANSWER_KEYS = {"schema_version", "query", "game", "results", "message", "suggestions", "covers"}
+"""The same top-level keys for an answer and a miss (docs/json.md)."""
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +46,7 @@ def ids(data: dict[str, object]) -> list[str]:
 
 def test_json_shape_matches_design(cli) -> None:
     data = ask_json(cli, "can the DA pawn go thru a wall??")
-    assert set(data) == {"query", "game", "results"}
+    assert set(data) == ANSWER_KEYS
     assert data["query"] == "can the DA pawn go thru a wall??"
     assert data["game"] is None
     results = data["results"]
@@ -62,7 +64,7 @@ def test_json_shape_matches_design(cli) -> None:
 
 def test_no_match_gives_empty_results_a_message_and_suggestions(cli) -> None:
     data = ask_json(cli, "purple elephants dancing on saturn")
-    assert set(data) == {"query", "game", "results", "message", "suggestions"}
+    assert set(data) == ANSWER_KEYS
     assert data["results"] == []
     assert isinstance(data["message"], str) and data["message"]
     assert isinstance(data["suggestions"], list)

@@ -88,8 +88,11 @@ def test_ten_thousand_files_each_ruled_or_reported_in_order(cli, tmp_path: Path)
     r = cli("check", str(tmp_path), "--json")
     elapsed = time.monotonic() - started
     assert r.code == 2
-    ruled = [x["file"] for x in json.loads(r.out)]
+    entries = json.loads(r.out)
+    ruled = [x["file"] for x in entries if x["error"] is None]
     assert ruled == rulings, "rulings are in sorted order, one per good file"
+    # each unreadable file is an entry too (docs/json.md), in the same order as the error lines
+    assert [x["file"] for x in entries if x["error"] is not None] == sorted(expected_errors)
     lines = r.err.splitlines()
     assert len(lines) == len(expected_errors)
     for line, (file, message) in zip(lines, sorted(expected_errors.items()), strict=True):
@@ -164,7 +167,9 @@ def test_fifo_in_a_folder_does_not_hang(tmp_path: Path) -> None:
     r = _rulesref("check", str(tmp_path), "--json", timeout=30)
     assert r.returncode == 2
     assert r.stderr == f"Error: {tmp_path / 'pipe.yaml'}: is a named pipe (FIFO), not a regular file\n"
-    assert [x["file"] for x in json.loads(r.stdout)] == [str(tmp_path / "ok.yaml")]
+    entries = json.loads(r.stdout)
+    assert [x["file"] for x in entries if x["error"] is None] == [str(tmp_path / "ok.yaml")]
+    assert [x["file"] for x in entries if x["error"] is not None] == [str(tmp_path / "pipe.yaml")]
 
 
 def test_unreadable_file(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,7 +217,7 @@ def test_unreadable_subfolder_is_reported_not_skipped(cli, tmp_path: Path, monke
         locked.chmod(0o755)
     assert r.code == 2
     assert r.err == f"Error: {locked}: cannot read this folder: permission denied\n"
-    assert [x["file"] for x in json.loads(r.out)] == [str(tmp_path / "ok.yaml")]
+    assert [x["file"] for x in json.loads(r.out) if x["error"] is None] == [str(tmp_path / "ok.yaml")]
 
 
 def test_many_arguments_each_answered(cli, tmp_path: Path) -> None:
@@ -222,7 +227,9 @@ def test_many_arguments_each_answered(cli, tmp_path: Path) -> None:
     os.symlink("nowhere.yaml", tmp_path / "broken.yaml")
     r = cli("check", "missing.yaml", str(good), str(tmp_path / "broken.yaml"), str(good), "--json")
     assert r.code == 2
-    assert [x["file"] for x in json.loads(r.out)] == [str(good), str(good)]
+    entries = json.loads(r.out)
+    assert [x["file"] for x in entries if x["error"] is None] == [str(good), str(good)]
+    assert [x["file"] for x in entries] == ["missing.yaml", str(good), str(tmp_path / "broken.yaml"), str(good)]
     assert r.err == (
         "Error: missing.yaml: no such file or folder\n"
         f"Error: {tmp_path / 'broken.yaml'}: is a broken symbolic link (to 'nowhere.yaml')\n"
