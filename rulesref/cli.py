@@ -606,6 +606,7 @@ def check(
     color: ColorOpt = None,
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
+    from rulesref import render
     from rulesref.games import all_games
     from rulesref.lookup import SCHEMA_VERSION
     from rulesref.referee import Crash, check_many
@@ -616,7 +617,9 @@ def check(
     overrides = _reading_option(reading)
     found = list(_scenario_files(paths))
     files = [path for path, problem in found if problem is None and str(path) != STDIN]
-    results = check_many(files, overrides, debug=_debugging())
+    # the engine draws the board only for the rulings shown in full
+    shown_in_full = not as_json and not quiet and (full if full is not None else len(found) <= render.FULL_UP_TO)
+    results = check_many(files, overrides, debug=_debugging(), picture=shown_in_full)
     rulings, errors, bugs = [], [], 0
     entries: list[dict[str, Any]] = []  # --json: a ruling, or the error in its place, per file in order
     # One bad file must not hide the others: each file is ruled on or reported, in order,

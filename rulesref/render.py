@@ -662,8 +662,6 @@ def deciding_pages(r: Ruling) -> tuple[int, ...]:
 
 
 def _ruling(out: _Lines, r: Ruling) -> None:
-    from rulesref.games import engine_for, find_game
-
     out.blank()
     out.para(_a(r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), _w(r.title, "bold"))
     out.body(r.summary)
@@ -683,10 +681,8 @@ def _ruling(out: _Lines, r: Ruling) -> None:
             out.para(_w(line), indent=2, lead="• ")
         if len(changes) > len(shown):
             out.para(_w(f"… {len(changes) - len(shown)} more (--json has the whole state)", "dim"), indent=2)
-    drawing = getattr(engine_for(find_game(r.game)), "draw", None)
-    picture = drawing(r) if drawing else None
-    if picture:
-        out.verbatim(picture, "cyan")
+    if r.picture:  # drawn by the engine when the ruling is shown in full (never asked for here)
+        out.verbatim(r.picture, "cyan")
     steps: list[tuple[int, Step | None]] = list(enumerate(r.steps, 1))
     cut = 0
     if len(steps) > STEPS_SHOWN:  # a track of 10,000 Event Spaces: the start and the end say it

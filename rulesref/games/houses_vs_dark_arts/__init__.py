@@ -26,7 +26,7 @@ from typing import Any
 from rulesref.games.houses_vs_dark_arts import drawing, movement, replenish, track, turns, victory
 from rulesref.games.houses_vs_dark_arts.model import Advance, Check, Explore, Learn, Replenish, Situation
 from rulesref.games.houses_vs_dark_arts.reader import SITUATION_KEYS, read_situation
-from rulesref.ruling import Illegal, Outcome, Ruling, Scenario, Trail, Undetermined
+from rulesref.ruling import Illegal, Outcome, Scenario, Trail, Undetermined
 
 RULES: dict[type, Callable[[Situation, Trail, Any], Outcome]] = {
     Explore: movement.explore,
@@ -56,10 +56,6 @@ class HousesVsDarkArts:
         if trail.picture and "board" in scenario.doc.data:
             outcome = replace(outcome, picture=drawing.draw(situation.board, scenario.doc.data, outcome.state))
         return outcome
-
-    def draw(self, ruling: Ruling) -> str | None:
-        """The ruling's picture (the older way the renderer asked for it)."""
-        return ruling.picture
 
 
 ENGINE = HousesVsDarkArts()
