@@ -215,6 +215,9 @@ def docs_file() -> Path | None:
 def write_new(text: str, output: Path, *, force: bool) -> None:
     """Write a new scenario to ``output``; an existing file is kept unless ``force``."""
     name = str(output)
+    if force and output.exists() and not output.is_file() and not output.is_dir():
+        # a FIFO or a device: opening it to write would wait for a reader, or write to hardware
+        raise RulesrefError("is not a regular file; name a file to write, e.g. dispute.yaml", file=name)
     try:
         # "x": created only if absent, in one step, so nothing between a check and the write is lost
         with output.open("w" if force else "x", encoding="utf-8", newline="\n") as out:

@@ -7,6 +7,7 @@ verdict and whose claim holds are asserted topic by topic (issue 14, "Done when"
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,15 @@ def test_new_output_that_cannot_be_written_is_one_line(cli, tmp_path: Path, wher
     r = cli("new", "move", "-o", str(out), *(["--force"] if where == "folder" else []))
     assert (r.code, r.out) == (2, "")
     assert r.err.startswith(f"Error: {out}: ") and r.err.count("\n") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_new_force_never_opens_a_fifo(cli, tmp_path: Path) -> None:
+    fifo = tmp_path / "dispute.yaml"
+    os.mkfifo(fifo)
+    r = cli("new", "move", "-o", str(fifo), "--force")  # opening it to write would wait forever
+    assert (r.code, r.out) == (2, "")
+    assert r.err == f"Error: {fifo}: is not a regular file; name a file to write, e.g. dispute.yaml\n"
 
 
 def test_new_output_dash_is_standard_output(cli) -> None:
