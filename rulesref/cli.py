@@ -642,7 +642,8 @@ def _example_files(ctx: typer.Context, names: list[str] | None, paths: list[str]
 @app.command()
 def new(
     topic: Annotated[
-        str | None, typer.Argument(help="What the dispute is about (`rulesref new --list` lists the topics).")
+        str | None,
+        typer.Argument(metavar="TOPIC", help="What the dispute is about (`rulesref new --list` lists the topics)."),
     ] = None,
     game: GameOpt = None,
     output: Annotated[
@@ -678,7 +679,9 @@ def new(
 
 
 @app.command()
-def schema(game: Annotated[str, typer.Argument(help="A game id or alias (see `rulesref games`).")]) -> None:
+def schema(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="A game id or alias (see `rulesref games`).")],
+) -> None:
     """Print a game's scenario JSON Schema (self-contained), for editors and validators."""
     from rulesref.games import find_game
     from rulesref.templates import schema_json
