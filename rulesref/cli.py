@@ -585,10 +585,16 @@ def _reading_option(values: list[str] | None) -> list[tuple[str, str]]:
 
 @app.command()
 def check(
+    ctx: typer.Context,
     # as text, not Path: Path('') is '.', and every argument must reach the loop below
     paths: Annotated[
-        list[str], typer.Argument(help="Scenario files or folders of them; - reads one from standard input.")
-    ],
+        list[str] | None,
+        typer.Argument(help="Scenario files or folders of them; - reads one from standard input."),
+    ] = None,
+    example: Annotated[
+        list[str] | None,
+        typer.Option("--example", "-e", metavar="NAME", help="A shipped example (see `rulesref examples`)."),
+    ] = None,
     reading: Annotated[
         list[str] | None,
         typer.Option(
@@ -615,7 +621,7 @@ def check(
         _output(color)
     all_games()  # a broken rule pack is one error line for the run, not one per scenario file
     overrides = _reading_option(reading)
-    found = list(_scenario_files(paths))
+    found = list(_scenario_files([*(paths or []), *_example_files(ctx, example, paths)]))
     files = [path for path, problem in found if problem is None and str(path) != STDIN]
     # the engine draws the board only for the rulings shown in full
     shown_in_full = not as_json and not quiet and (full if full is not None else len(found) <= render.FULL_UP_TO)
@@ -938,6 +944,91 @@ def _silence(stream: Any) -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # not a real file (captured in tests)
         pass
+
+
+# --- learning `check` from the installed package: new, schema, examples ----------------------
+
+
+def _example_files(ctx: typer.Context, names: list[str] | None, paths: list[str] | None) -> list[str]:
+    """``check --example NAME``'s files; with neither a path nor an example there is nothing to rule."""
+    from rulesref.templates import find_example
+
+    if not names and not paths:
+        ctx.fail("Missing argument 'paths'.")  # click's own words: PATHS is optional only for --example
+    return [str(find_example(name)) for name in names or []]
+
+
+@app.command()
+def new(
+    topic: Annotated[
+        str | None,
+        typer.Argument(metavar="TOPIC", help="What the dispute is about (`rulesref new --list` lists the topics)."),
+    ] = None,
+    game: GameOpt = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write it to FILE instead of printing it.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+    listing: Annotated[bool, typer.Option("--list", help="List the topics, one a line.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write a ready-to-edit scenario for a common dispute, to check with `rulesref check`."""
+    from rulesref import templates
+
+    chosen = _games(game)[0].id if _default_game(game) is not None else None
+    if listing or topic is None:
+        if topic is None and not listing:
+            raise RulesrefError(
+                "name a topic, e.g. `rulesref new move`; `rulesref new --list` lists them", field="TOPIC"
+            )
+        found = templates.topics(chosen)
+        if as_json:
+            _emit_json([{"topic": t.name, "game": t.game, "about": t.about, "aliases": list(t.aliases)} for t in found])
+        else:
+            for t in found:
+                print(f"{t.name:<10} {t.game:<20} {t.about}")
+        return
+    text = templates.template_text(templates.find_topic(topic, chosen))
+    if output is None or str(output) == "-":
+        print(text, end="")
+        return
+    templates.write_new(text, output, force=force)
+    shown = visible(str(output))
+    print(f"Wrote {shown}: edit it, then run `rulesref check {shown}`.")
+
+
+@app.command()
+def schema(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="A game id or alias (see `rulesref games`).")],
+) -> None:
+    """Print a game's scenario JSON Schema (self-contained), for editors and validators."""
+    from rulesref.games import find_game
+    from rulesref.templates import schema_json
+
+    print(schema_json(find_game(game).id), end="")
+
+
+@app.command()
+def examples(as_json: JsonFlag = False) -> None:
+    """List the example scenarios shipped with rulesref; run one with `rulesref check --example NAME`."""
+    from rulesref.templates import docs_file
+    from rulesref.templates import examples as shipped
+
+    found = shipped()
+    docs = docs_file()
+    if as_json:
+        _emit_json(
+            {
+                "examples": [{"name": e.name, "game": e.game, "title": e.title, "file": str(e.file)} for e in found],
+                "docs": str(docs) if docs else None,
+            }
+        )
+        return
+    width = max((len(e.name) for e in found), default=0)
+    for e in found:
+        print(f"{e.name:<{width}}  {e.game:<20} {visible(e.title)}")
+    if docs is not None:
+        print(f"\nThe scenario format: {visible(str(docs))}")
 
 
 def main() -> NoReturn:

@@ -83,16 +83,60 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, pi
         picture=outcome.picture,
     )
     expectation = compare(scenario.expect, ruling) if scenario.expect is not None else None
-    claims = tuple(_settle(who, says, ruling.verdict) for who, says in scenario.claims.items())
+    claims = tuple(_settle(who, says, ruling) for who, says in scenario.claims.items())
     return Ruling(**{**ruling.__dict__, "expect": expectation, "claims": claims})
 
 
-def _settle(who: str, says: str, verdict: Verdict) -> Claim:
-    if says == verdict.value:
-        return Claim(who, says, True)
-    if verdict is Verdict.UNDETERMINED:
-        return Claim(who, says, None)  # the pages cannot uphold or reject it
-    return Claim(who, says, False)
+def _settle(who: str, says: str | dict[str, Any], ruling: Ruling) -> Claim:
+    """Uphold or reject one claim: its verdict, and what it says happens, against the ruling."""
+    verdict: str | None = says if isinstance(says, str) else says.get("verdict")
+    state: dict[str, Any] | None = None if isinstance(says, str) else says.get("state")
+    open_question = ruling.verdict is Verdict.UNDETERMINED
+    differs: list[str] = []
+    if verdict is not None and verdict != ruling.verdict.value:
+        differs.append(f"verdict: {who} says {verdict}, the ruling is {ruling.verdict.value}")
+    if state is not None and not open_question:
+        differs += _match(state, ruling.state, "state")
+    upheld: bool | None = not differs
+    if open_question and (state is not None or verdict != Verdict.UNDETERMINED.value):
+        # the pages cannot uphold or reject a legal or illegal claim, and an open question
+        # leaves no resulting state to hold a claimed outcome against
+        upheld = None
+    return Claim(who, _said(verdict, state), upheld, verdict, state, tuple(differs))
+
+
+CLAIM_LEAVES_SHOWN = 8
+"""A claimed outcome is shown as at most this many ``key = value`` parts (the JSON has all)."""
+
+
+def _said(verdict: str | None, state: dict[str, Any] | None) -> str:
+    """A claim in one line: ``illegal``, or ``players.gryffindor.hand = 3, path.marker = 6``."""
+    parts = [verdict] if verdict is not None else []
+    if state is not None:
+        leaves = list(_leaves(state, ""))
+        shown = leaves[:CLAIM_LEAVES_SHOWN] + (["…"] if len(leaves) > CLAIM_LEAVES_SHOWN else [])
+        parts.append(", ".join(shown))
+    return shorten("; ".join(parts), 160)
+
+
+def _leaves(value: Any, where: str) -> Iterator[str]:
+    """``dotted.key = value`` for each leaf of a claimed state (a list is one leaf)."""
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            yield from _leaves(item, f"{where}.{key}" if where else str(key))
+    else:
+        yield f"{where} = {_plain(value)}"
+
+
+def _plain(value: Any) -> str:
+    """A value as the scenario would write it: ``true``, ``[legal, illegal]``, ``{to: Harsk}``."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, list):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_plain(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def compare(expect: dict[str, Any], ruling: Ruling) -> Expectation:

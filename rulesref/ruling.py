@@ -76,15 +76,35 @@ Step = RulingStep
 
 @dataclass(frozen=True)
 class Claim:
-    """A player's reading of the situation, and whether the ruling upholds it."""
+    """A player's reading of the situation, and whether the ruling upholds it.
+
+    A claim names a verdict, or what the player says happens (a partial resulting state,
+    matched as ``expect.state`` is), or both; it is upheld only if every part holds.
+    """
 
     by: str
     says: str
+    """What the player said, in a line: the verdict and/or the outcome, e.g.
+    ``players.gryffindor.hand = 3``."""
     upheld: bool | None
-    """None when the ruling is undetermined and the claim was legal or illegal."""
+    """None when the ruling is undetermined and the claim was legal or illegal, or named an
+    outcome: the printed pages cannot settle it."""
+    verdict: str | None = None
+    """The verdict claimed, if any."""
+    state: dict[str, Any] | None = None
+    """The outcome claimed (a partial resulting state), if any."""
+    differs: tuple[str, ...] = ()
+    """Where the ruling differs from the claim, one line each (as ``expect`` mismatches)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "says": self.says, "upheld": self.upheld}
+        return {
+            "by": self.by,
+            "says": self.says,
+            "upheld": self.upheld,
+            "verdict": self.verdict,
+            "state": self.state,
+            "differs": list(self.differs),
+        }
 
 
 @dataclass(frozen=True)
@@ -153,7 +173,8 @@ class Scenario:
     title: str
     readings: dict[str, str]
     expect: dict[str, Any] | None
-    claims: dict[str, str]
+    claims: dict[str, str | dict[str, Any]]
+    """Player -> a verdict, or {verdict?, state?}: what the player says happens."""
 
     @property
     def file(self) -> str:

@@ -8,6 +8,7 @@ mapping is the game's situation, which its engine reads and validates.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rulesref.corpus import Game, NotInPack
 from rulesref.errors import RulesrefError, UnknownNameError, did_you_mean
@@ -15,12 +16,14 @@ from rulesref.fields import refuse_unknown_keys
 from rulesref.games import engine_names, find_game
 from rulesref.readings import check_choice
 from rulesref.ruling import ENVELOPE, Scenario, Verdict
-from rulesref.source import load_yaml
+from rulesref.source import Loaded, load_yaml
 
 __all__ = ["ENVELOPE", "Scenario", "check_situation_keys", "read_scenario", "refuse_unknown_keys"]
 
 EXPECT_KEYS = ("verdict", "pages", "clauses", "state")
 VERDICTS = tuple(v.value for v in Verdict)
+CLAIM_KEYS = ("verdict", "state")
+CLAIM_FORMS = "legal | illegal | undetermined, or {verdict: ..., state: {...}} (what they say happens)"
 
 
 def read_scenario(path: Path, display: str | None = None) -> Scenario:
@@ -78,15 +81,32 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
         if "state" in expect and not isinstance(expect["state"], dict):
             raise doc.error(("expect", "state"), "expected a mapping (a partial resulting state)")
 
-    claims: dict[str, str] = {}
+    claims: dict[str, str | dict[str, Any]] = {}
     raw_claims = data.get("claims") or {}
     if not isinstance(raw_claims, dict):
-        raise doc.error(("claims",), "expected a mapping of player name -> legal | illegal | undetermined")
+        raise doc.error(("claims",), f"expected a mapping of player name -> {CLAIM_FORMS}")
     for who, says in raw_claims.items():
-        if says not in VERDICTS:
-            raise doc.error(("claims", who), f"a claim must be one of {', '.join(VERDICTS)}, got {says!r}")
-        claims[str(who)] = says
+        claims[str(who)] = _read_claim(doc, who, says)
     return Scenario(doc, game, title.strip(), readings, expect, claims)
+
+
+def _read_claim(doc: Loaded, who: Any, says: Any) -> str | dict[str, Any]:
+    """One player's claim: a verdict, or a mapping with a verdict and/or the state they say results."""
+    if isinstance(says, str) and says in VERDICTS:
+        return says
+    if not isinstance(says, dict):
+        # the message a verdict claim has always had; the mapping form is in the docs and schema
+        raise doc.error(("claims", who), f"a claim must be one of {', '.join(VERDICTS)}, got {says!r}")
+    refuse_unknown_keys(doc, ("claims", who), says, CLAIM_KEYS, what="a claim")
+    if not says:
+        raise doc.error(("claims", who), "a claim needs a verdict, a state (what they say happens), or both")
+    if "verdict" in says and says["verdict"] not in VERDICTS:
+        raise doc.error(("claims", who, "verdict"), f"verdict must be one of {', '.join(VERDICTS)}")
+    if "state" in says and (not isinstance(says["state"], dict) or not says["state"]):
+        raise doc.error(
+            ("claims", who, "state"), "expected a mapping: the part of the resulting state the player says comes about"
+        )
+    return dict(says)
 
 
 def _pack_lacks(game: Game, cid: str, scenario: str) -> None:

@@ -18,6 +18,9 @@ def _private_index_cache(tmp_path_factory: pytest.TempPathFactory):
 
     # a default game set in the developer's shell would change every answer: tests set their own
     default_game = os.environ.pop("RULESREF_GAME", None)
+    # and so would their config file (its game and colour): no config file unless a test names one
+    old_config = os.environ.get("RULESREF_CONFIG")
+    os.environ["RULESREF_CONFIG"] = ""
     old = os.environ.get("RULESREF_CACHE")
     os.environ["RULESREF_CACHE"] = str(tmp_path_factory.mktemp("index-cache"))
     # the cache's fallback folder (when its own cannot be written) is under the temp folder:
@@ -27,6 +30,10 @@ def _private_index_cache(tmp_path_factory: pytest.TempPathFactory):
     tempfile.tempdir = old_tmp
     if default_game is not None:
         os.environ["RULESREF_GAME"] = default_game
+    if old_config is None:
+        os.environ.pop("RULESREF_CONFIG", None)
+    else:
+        os.environ["RULESREF_CONFIG"] = old_config
     if old is None:
         os.environ.pop("RULESREF_CACHE", None)
     else:

@@ -267,12 +267,12 @@ _KILLED_WORKER = textwrap.dedent(
 
     parent, real = os.getpid(), referee.check_file
 
-    def killed_in_a_worker(path, overrides=()):
+    def killed_in_a_worker(path, overrides=(), **options):
         # as the OOM killer would: only in a worker, the file named victim, once
         if os.getpid() != parent and path.name == "victim.yaml":
             marker.write_text(str(os.getpid()))
             os.kill(os.getpid(), signal.SIGKILL)
-        return real(path, overrides)
+        return real(path, overrides, **options)
 
     referee.check_file = killed_in_a_worker  # set before the fork: the workers inherit it
     referee.PARALLEL_FROM = 2

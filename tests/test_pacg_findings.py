@@ -103,7 +103,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_each_event_is_declared_once_and_the_schema_names_the_same_keys(kind: str) -> None:
     # the dataclass declarations are what the reader reads; the JSON Schema must not drift
-    schema = json.loads((ROOT / "docs" / "schema" / "pacg.schema.json").read_text(encoding="utf-8"))["$defs"][kind]
+    schema = json.loads((ROOT / "rulesref" / "schemas" / "pacg.schema.json").read_text(encoding="utf-8"))["$defs"][kind]
     shapes = schema.get("oneOf", [schema])
     written = {key for shape in shapes for key in shape.get("properties", {})}
     cls = KINDS[kind]

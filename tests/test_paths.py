@@ -109,10 +109,10 @@ def test_a_crash_in_one_file_does_not_lose_the_others(cli, tmp_path: Path, monke
         (tmp_path / name).write_text(good, encoding="utf-8")
     real = referee.check_file
 
-    def flaky(path: Path, overrides: object = ()) -> object:
+    def flaky(path: Path, overrides: object = (), **options: bool) -> object:
         if path.name == "b.yaml":
             raise KeyError("boom")
-        return real(path, overrides)  # type: ignore[arg-type]
+        return real(path, overrides, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(referee, "check_file", flaky)
     r = cli("check", str(tmp_path), "--json")

@@ -1,4 +1,4 @@
-"""The JSON Schemas in docs/schema and the code cannot drift apart (issue 13, item 2).
+"""The JSON Schemas in rulesref/schemas and the code cannot drift apart (issue 13, item 2).
 
 Every shipped scenario must validate against its game's schema. Every row of the bad-input
 table (tests/test_bad_inputs.py, read, not changed) that the code refuses for a file's
@@ -31,7 +31,7 @@ from referencing import Registry, Resource  # noqa: E402  (installed with jsonsc
 from test_bad_inputs import CASES, HVDA, PACG, Bad, _write  # noqa: E402  (the table, as its file defines it)
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMAS = ROOT / "docs" / "schema"
+SCHEMAS = ROOT / "rulesref" / "schemas"
 GAME_SCHEMAS = {"houses-vs-dark-arts": "houses-vs-dark-arts.schema.json", "pacg": "pacg.schema.json"}
 
 CROSS_REFERENCE = "names something defined elsewhere (the board, the pawns, the rule packs): a schema sees one file"

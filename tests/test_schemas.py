@@ -1,4 +1,4 @@
-"""The documented JSON Schemas (docs/schema) accept every shipped rule file and scenario."""
+"""The documented JSON Schemas (rulesref/schemas) accept every shipped rule file and scenario."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ jsonschema = pytest.importorskip("jsonschema")
 from referencing import Registry, Resource  # noqa: E402  (installed with jsonschema)
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMAS = ROOT / "docs" / "schema"
+SCHEMAS = ROOT / "rulesref" / "schemas"
 
 
 def _registry() -> Registry:

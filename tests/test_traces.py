@@ -30,7 +30,7 @@ def test_every_clause_and_reading_traces_to_the_shared_sources() -> None:
 
 
 def _source_schema(name: str) -> dict[str, object]:
-    schema = json.loads((ROOT / "docs" / "schema" / name).read_text(encoding="utf-8"))
+    schema = json.loads((ROOT / "rulesref" / "schemas" / name).read_text(encoding="utf-8"))
     source: dict[str, object] = schema["items"]["properties"]["source"]
     return source
 
