@@ -65,7 +65,9 @@ def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None)
     discard = wanted if wanted is not None else (player.hand if player is not None else 0)
     if player is not None and discard > player.hand and "hand" not in player.given:
         # a hand left out counts as 0, but "cannot discard that many" must come from the table
-        raise s.doc.error(("players", house, "hand"), f"how many cards does {who} hold? Add hand: N to discard {discard}")
+        raise s.doc.error(
+            ("players", house, "hand"), f"how many cards does {who} hold? Add hand: N to discard {discard}"
+        )
     if player is not None and discard > player.hand:
         raise trail.illegal(
             "replenish.house-discard", f"{who} holds {player.hand} card(s) and cannot discard {discard}."

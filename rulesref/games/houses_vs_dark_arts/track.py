@@ -30,7 +30,8 @@ def unlocked(s: Situation, trail: Trail, colour: str, side: str | None = DARK_AR
     The pages give the colour rule for the Dark Arts player's cards (action.effect-colours).
     For a House card (``side`` house) it rests on the reading ``house-effects`` (default
     ``as-dark-arts``): each step is then a reading step. ``side`` None: whose card is not
-    known, which matters only when the table reads the rule as the Dark Arts player's alone.
+    known; an orange or red effect is then ruled alike for both sides, which only the
+    reading's ``as-dark-arts`` allows (under ``dark-arts-only`` the scenario must say).
     """
     if side is None and colour != "white" and trail.choice("house-effects") != "as-dark-arts":
         raise s.doc.error(
@@ -38,12 +39,23 @@ def unlocked(s: Situation, trail: Trail, colour: str, side: str | None = DARK_AR
             f"whose card is the {colour} effect? Give turn: {{side: ...}} (reading house-effects decides by side)",
         )
 
+    # whose card is not said: only white is usable under every reading for every side
+    by_reading = side == HOUSE or (side is None and colour != "white")
+
     def cite(clause: str, says: str) -> None:
-        if side == HOUSE:
+        if by_reading:
             trail.reading("house-effects", says, clause=clause)
         else:
             trail.rule(clause, says)
 
+    if side is None and by_reading:
+        # open.house-effects: a House card follows the Dark Arts colour rule only by the reading
+        trail.reading(
+            "house-effects",
+            f"Whose card the {colour} effect is on is not said: the colour rule the pages give for the Dark Arts "
+            "player's cards holds for a House card too under this reading, so either side is ruled alike.",
+            clause="open.house-effects",
+        )
     if side == HOUSE:
         # open.house-effects: the colour rule is printed for the Dark Arts player's cards
         option = trail.reading(
