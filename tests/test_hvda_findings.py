@@ -294,6 +294,16 @@ action: {replenish: {discard: 2}}
         "players.gryffindor.hand",
         5,
     ),
+    "hand-left-out-discard-all": (
+        """houses: [gryffindor]
+players:
+  gryffindor: {deck: 5}
+turn: {side: house}
+action: {replenish: {discard: all}}
+""",
+        "players.gryffindor.hand",
+        5,
+    ),
     "hand-left-out-final-hands": (
         """houses: [gryffindor]
 players:
@@ -368,3 +378,20 @@ def test_an_effect_of_no_stated_side_rests_on_the_reading_unless_white(tmp_path:
     white = _rule(tmp_path, path + "action: {check: {effect: white}}\n", "white.yaml")
     assert white.verdict is Verdict.LEGAL
     assert "house-effects" not in white.readings  # white is usable on every reading, for either side
+
+
+def test_a_deck_left_out_is_not_claimed_empty(tmp_path: Path) -> None:
+    body = REPLENISH.format(hand=2).replace("{hand: 2, deck: 9, discard: 0}", "{hand: 2}")
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.LEGAL
+    assert "draw.reshuffle" not in {s.clause for s in ruling.steps}
+    assert ruling.state["players"]["gryffindor"]["hand"] == 5
+
+
+def test_a_hand_left_out_is_drawn_to_five_without_a_count(tmp_path: Path) -> None:
+    body = REPLENISH.format(hand=2).replace("{hand: 2, deck: 9, discard: 0}", "{deck: 9}")
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.LEGAL
+    drawn = [s.says for s in ruling.steps if s.clause == "draw.to-five"]
+    assert drawn and not any("holds 0" in says for says in drawn)
+    assert "replenish.cards-in-hand" not in {s.clause for s in ruling.steps}

@@ -42,7 +42,8 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
 
     ``cause`` names why: ``replenish``, ``last-hand``, or one of ``event``, ``library-book``,
     ``bonus`` (those never advance the Marker; the step says so). Returns the cards drawn,
-    which is fewer than ``n`` only when deck and discard pile both run dry.
+    which is fewer than ``n`` only when deck and discard pile both run dry. A ``deck`` the
+    scenario left out is not counted (0 in the state): the draw is made in full.
     """
     who_name = cap_name(who)
     if cause in NO_ADVANCE_CAUSES:
@@ -51,6 +52,10 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     player = s.players.get(who)
     if player is None or n <= 0:
         return 0
+    if "deck" not in player.given:
+        # a deck left out is not counted: the cards are drawn, and no step claims it ran out
+        player.hand += n
+        return n
     drawn = min(n, player.deck)
     player.deck -= drawn
     if drawn < n and player.discard > 0:
@@ -87,8 +92,11 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
 def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
     """Draw up to a hand of five (draw.to-five); a hand of five or more draws nothing."""
     player = s.players.get(who)
-    if player is None:
+    if player is None or "hand" not in player.given:
+        # no hand given: the draw is stated, not counted (a left-out hand is no claim of 0 cards)
         trail.rule("draw.to-five", f"{cap_name(who)} draws until the hand holds {HAND_TARGET} cards in total.")
+        if player is not None:
+            player.hand = max(player.hand, HAND_TARGET)
         return
     need = HAND_TARGET - player.hand
     if need > 0:

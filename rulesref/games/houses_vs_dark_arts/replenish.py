@@ -63,10 +63,11 @@ def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None)
     player = s.players.get(house)
     who = name(house)
     discard = wanted if wanted is not None else (player.hand if player is not None else 0)
-    if player is not None and discard > player.hand and "hand" not in player.given:
-        # a hand left out counts as 0, but "cannot discard that many" must come from the table
+    if player is not None and (discard > player.hand or wanted is None) and "hand" not in player.given:
+        # a hand left out counts as 0, but "cannot discard that many" (or "all" is none) must come from the table
         raise s.doc.error(
-            ("players", house, "hand"), f"how many cards does {who} hold? Add hand: N to discard {discard}"
+            ("players", house, "hand"),
+            f"how many cards does {who} hold? Add hand: N to discard {'all' if wanted is None else discard}",
         )
     if player is not None and discard > player.hand:
         raise trail.illegal(
