@@ -1,9 +1,13 @@
-"""Bonus spaces: only a House pawn that ends its move there takes the icon's bonus."""
+"""Bonus spaces: a House pawn that ends its move there takes the icon's bonus; passing over gives nothing.
+
+Whether a Dark Arts pawn takes one is open (reading ``bonus-dark-arts``, default ``no-bonus``),
+and so is what the acquire-a-card bonus gives (``open.bonus-acquire``).
+"""
 
 from __future__ import annotations
 
 from rulesref.games.houses_vs_dark_arts import hands, turns
-from rulesref.games.houses_vs_dark_arts.model import HOUSE, Bonus, Move, Situation
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, Bonus, Move, Situation, name
 from rulesref.ruling import Trail
 
 SAYS = {
@@ -17,20 +21,26 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
     """After a pawn's move: bonus spaces passed give nothing; the end space may give its bonus."""
     pawn = s.pawns[move.pawn]
     board = s.board
-    if pawn.side != HOUSE:
-        if move.steps and board.bonus_icon(move.end) is not None:
-            # bonus.end-on-space: bonuses are for House pawns
-            trail.rule(
-                "bonus.end-on-space", f"{pawn.id} is a Dark Arts pawn: the bonus space {move.end} gives it nothing."
-            )
-        return
     for step in move.steps[:-1]:
-        if board.bonus_icon(step.to) is not None:
+        if board.bonus_icon(step.to) is not None and pawn.side == HOUSE:
             # bonus.end-on-space: passing over is not ending there
             trail.rule("bonus.end-on-space", f"{pawn.id} only passes over the bonus space {step.to}: no bonus.")
     icon = board.bonus_icon(move.end)
     if not move.steps or icon is None or pawn.at != move.end:
         return
+    if pawn.side != HOUSE:
+        # open.bonus-dark-arts: the pages give the bonus to House pawns only
+        ends = f"{pawn.id}, a Dark Arts pawn, ends its move on the bonus space {move.end}: "
+        option = trail.reading(
+            "bonus-dark-arts",
+            {
+                "no-bonus": ends + "the bonus is printed for House pawns only, so it takes nothing.",
+                "takes-bonus": ends + "it takes the bonus as a House pawn would.",
+            },
+            clause="open.bonus-dark-arts",
+        )
+        if option == "no-bonus":
+            return
     if first_of_two:
         # open.split-bonus: does the first pawn of a split card take its bonus?
         option = trail.reading(
@@ -40,12 +50,20 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         )
         if option == "no-bonus":
             return
-    trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
-    trail.rule("bonus.icon", f"The icon there is {board.bonus[move.end]}: {pawn.house} may {SAYS[icon]}.")
+    who = pawn.house or DARK_ARTS
+    if pawn.side == HOUSE:
+        trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
+    trail.rule("bonus.icon", f"The icon there is {board.bonus[move.end]}: {name(who)} may {SAYS[icon]}.")
     s.facts.setdefault("bonus", {})[pawn.id] = board.bonus[move.end]
     s.told.append(f"{pawn.id} takes the {board.bonus[move.end]} bonus on {move.end}")
-    who = pawn.house or ""
     if icon is Bonus.DRAW:
         hands.draw(s, trail, who, 1, "bonus")
     elif icon is Bonus.ANOTHER_TURN:
         turns.another_turn(s, trail)
+    else:
+        # open.bonus-acquire: what the acquisition gives is not in the known pages
+        trail.open(
+            "open.bonus-acquire",
+            f"What {name(who)} acquires with the bonus (which card, from which deck, where it goes) "
+            "is not in the known pages; the referee changes no card counts for it.",
+        )

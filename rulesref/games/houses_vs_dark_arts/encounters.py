@@ -136,7 +136,7 @@ def _placement_ok(s: Situation, trail: Trail, target: Pawn, space: str, to: str)
         lenient = (
             "a Dark Arts pawn ignores obstacles, so that does not bar it"
             if kind
-            else "the printed rules put no restriction on bonus spaces (and a Dark Arts pawn takes no bonus)"
+            else "the printed rules put no restriction on bonus spaces"
         )
         option = trail.reading(
             "stun-placement",

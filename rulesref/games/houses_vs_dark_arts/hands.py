@@ -15,11 +15,23 @@ def play_card(s: Situation, trail: Trail, who: str) -> None:
     player = s.players.get(who)
     if player is None:
         return
-    if player.hand < 1:
-        raise trail.illegal(
-            "action.dark-arts-explore" if who == DARK_ARTS else "open.house-explore",
-            f"{cap_name(who)} has no card in hand to play.",
+    if player.hand < 1 and "hand" not in player.given:
+        # a hand left out counts as 0 for the state, but "no card to play" must come from the table
+        raise s.doc.error(
+            ("players", who, "hand"),
+            f"how many cards does {name(who)} hold? Add hand: N (the card played comes from the hand)",
         )
+    if player.hand < 1:
+        if who == DARK_ARTS:
+            # action.dark-arts-explore: the Explore plays a card, and there is none to play
+            raise trail.illegal("action.dark-arts-explore", "The Dark Arts has no card in hand to play.")
+        # open.house-explore: on either reading a House Explore plays a card
+        trail.reading(
+            "house-explore",
+            f"{cap_name(who)} Explores, which plays a card, and holds none.",
+            clause="open.house-explore",
+        )
+        raise trail.refuse(f"{cap_name(who)} has no card in hand to play.")
     player.hand -= 1
     if s.turn is not None:
         s.turn.played += 1
@@ -30,7 +42,8 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
 
     ``cause`` names why: ``replenish``, ``last-hand``, or one of ``event``, ``library-book``,
     ``bonus`` (those never advance the Marker; the step says so). Returns the cards drawn,
-    which is fewer than ``n`` only when deck and discard pile both run dry.
+    which is fewer than ``n`` only when deck and discard pile both run dry. A ``deck`` the
+    scenario left out is not counted (0 in the state): the draw is made in full.
     """
     who_name = cap_name(who)
     if cause in NO_ADVANCE_CAUSES:
@@ -39,6 +52,10 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     player = s.players.get(who)
     if player is None or n <= 0:
         return 0
+    if "deck" not in player.given:
+        # a deck left out is not counted: the cards are drawn, and no step claims it ran out
+        player.hand += n
+        return n
     drawn = min(n, player.deck)
     player.deck -= drawn
     if drawn < n and player.discard > 0:
@@ -75,8 +92,11 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
 def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
     """Draw up to a hand of five (draw.to-five); a hand of five or more draws nothing."""
     player = s.players.get(who)
-    if player is None:
+    if player is None or "hand" not in player.given:
+        # no hand given: the draw is stated, not counted (a left-out hand is no claim of 0 cards)
         trail.rule("draw.to-five", f"{cap_name(who)} draws until the hand holds {HAND_TARGET} cards in total.")
+        if player is not None:
+            player.hand = max(player.hand, HAND_TARGET)
         return
     need = HAND_TARGET - player.hand
     if need > 0:
@@ -106,11 +126,30 @@ def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
 
 
 def cleanup(s: Situation, trail: Trail, who: str, played: int) -> None:
-    """End of turn: the ``played`` cards played this turn go to ``who``'s discard pile."""
-    # action.cleanup: played cards are discarded when the turn ends, never kept
-    trail.rule(
-        "action.cleanup", f"At the end of the turn, the {played} card(s) {name(who)} played go to the discard pile."
-    )
+    """End of turn: the ``played`` cards played this turn go to ``who``'s discard pile.
+
+    The pages give the clean-up for the Dark Arts player's cards (action.cleanup); for a
+    House player it rests on the reading ``house-effects`` (default ``as-dark-arts``).
+    """
+    discarded = f"At the end of the turn, the {played} card(s) {name(who)} played go to the discard pile"
+    if who == DARK_ARTS:
+        # action.cleanup: played cards are discarded when the turn ends, never kept
+        trail.rule("action.cleanup", discarded + ".")
+    elif trail.choice("house-effects") == "as-dark-arts":
+        # open.house-effects: the clean-up is printed for the Dark Arts; applied to House cards by the reading
+        trail.reading(
+            "house-effects",
+            discarded + ", as the pages give it for the Dark Arts player's cards.",
+            clause="action.cleanup",
+        )
+    else:
+        trail.reading(
+            "house-effects",
+            f"The clean-up is the Dark Arts player's: the {played} card(s) {name(who)} played are not discarded "
+            "at the end of the turn.",
+            clause="open.house-effects",
+        )
+        return
     player = s.players.get(who)
     if player is not None:
         player.discard += played

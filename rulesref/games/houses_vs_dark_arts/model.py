@@ -184,6 +184,9 @@ class Player:
     """When the Dark Arts took the location card: first-red, next-red, last-space (or the
     Path space number); None if not taken."""
     dark_arts: bool = False
+    given: frozenset[str] = frozenset()
+    """The card counts the scenario wrote. One left out counts as 0, but is never the reason
+    for a ruling: a step that turns on it asks for it instead."""
 
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"hand": self.hand, "deck": self.deck, "discard": self.discard}
@@ -444,6 +447,8 @@ class Situation:
     path: Track | None
     players: dict[str, Player]
     turn: Turn | None
+    houses_listed: bool = False
+    """The scenario lists the houses in play (``houses:``); else they are the House pawns' houses."""
     facts: dict[str, Any] = field(default_factory=dict)
     """What the action produced beyond positions (bonus taken, cards acquired...), for the state."""
     told: list[str] = field(default_factory=list)

@@ -187,7 +187,7 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
         )
     if s.turn is not None and s.turn.side == HOUSE and pawn.house != s.turn.house:
         raise trail.undetermined(
-            "open.house-explore",
+            "open.move-other-house",
             f"It is {s.turn.house}'s turn and {pawn.id} is a {pawn.house} "
             "pawn; whether a House player may move another house's pawn is not settled.",
         )
@@ -310,7 +310,7 @@ def _effect_usable(s: Situation, trail: Trail, run: Run, use: str) -> None:
             f"the card's {colour} effect is used ({use})",
             hint="give path: {marker: N, orange: N, red: N} to tell whether it is unlocked",
         )
-    if not track.unlocked(s, trail, colour):
+    if not track.unlocked(s, trail, colour, run.side):
         raise trail.refuse(f"the card's {colour} effect ({use}) is not unlocked yet")
 
 
@@ -348,7 +348,11 @@ def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str, *, passing
 def _fly(
     s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: PathStep, *, first: bool, last: bool
 ) -> None:
-    """A Fly Off transfer: the card must allow it; it costs nothing."""
+    """A Fly Off transfer: the card must allow it, it leaves from a Fly Off Point, and it costs nothing.
+
+    Where it may land is open (reading ``fly-off-destination``, no default), asked only
+    when the destination is not a Fly Off Point.
+    """
     board, to = s.board, step.to
     if "fly-off" not in run.card.allows:
         # board.fly-off-points: no transfer without a card that allows it
@@ -357,18 +361,29 @@ def _fly(
             "The card played does not allow a Fly Off Point transfer.",
             f"{pawn.id} cannot fly off without a card that allows it",
         )
-    if to == here:
+    if here not in board.fly_off:
+        # board.fly-off-points: a Fly Off Point transfer is made from a Fly Off Point
         raise trail.illegal(
             "board.fly-off-points",
-            f"A transfer leaves {here} for another Fly Off Point, not the same one.",
-            f"{pawn.id} cannot transfer from {here} to {here}",
+            f"{here} is not a Fly Off Point, and a Fly Off Point transfer is made from one.",
+            f"{pawn.id} cannot make a Fly Off transfer from {here}, which is not a Fly Off Point",
         )
-    for space in (here, to):
-        if space not in board.fly_off:
-            raise trail.illegal(
-                "board.fly-off-points",
-                f"{space} is not a Fly Off Point; a transfer goes from one Fly Off Point to another.",
-                f"{space} is not a Fly Off Point",
+    if to not in board.fly_off:
+        # open.fly-off-destination: the pages name no destination (a transfer to another
+        # Fly Off Point needs no reading: both options allow it)
+        landing = f"{pawn.id} would land on {to}, which is not a Fly Off Point: "
+        option = trail.reading(
+            "fly-off-destination",
+            {
+                "fly-off-point": landing + "a transfer goes to another Fly Off Point, so it cannot land there.",
+                "any-space": landing + "a transfer may land on a space that is not a Fly Off Point.",
+            },
+            clause="open.fly-off-destination",
+        )
+        if option == "fly-off-point":
+            raise trail.refuse(
+                f"{pawn.id} cannot transfer to {to}, which is not a Fly Off Point "
+                "(reading fly-off-destination=fly-off-point)"
             )
     if pawn.side == HOUSE:
         # open.fly-off: may House pawns use Fly Off Points at all?

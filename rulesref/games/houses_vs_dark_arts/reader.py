@@ -67,6 +67,7 @@ def read_situation(scenario: Scenario) -> tuple[Situation, Action]:
         path=read_track(doc),
         players=read_players(doc, houses),
         turn=read_turn(doc, houses),
+        houses_listed=listed is not None,
     )
     readers: dict[str, Callable[[Situation, Any], Action]] = {
         "explore": _read_explore,
@@ -127,7 +128,8 @@ def read_players(doc: Loaded, houses: list[str]) -> dict[str, Player]:
         da = name == DARK_ARTS
         fields = mapping(doc, where, body, _DARK_ARTS_KEYS if da else _PLAYER_KEYS)
         hand, deck, discard = (count(doc, (*where, k), fields.get(k, 0)) for k in _PLAYER_KEYS)
-        p = Player(hand=hand, deck=deck, discard=discard, dark_arts=da)
+        given = frozenset(k for k in _PLAYER_KEYS if k in fields)
+        p = Player(hand=hand, deck=deck, discard=discard, dark_arts=da, given=given)
         if da:
             p.progress = count(doc, (*where, "progress"), fields.get("progress", 0), top=3)
             p.markers = _markers(doc, (*where, "markers"), fields.get("markers", []), houses)
@@ -404,10 +406,24 @@ def _read_moves(s: Situation, raw: Any, where: PathKey) -> tuple[Move, ...]:
                 )
             _space(s, path[0], (*path_field, 0))
         steps = tuple(_read_step(s, item, (*path_field, i)) for i, item in enumerate(path[1:], 1))
+        _no_transfer_in_place(s, expected, steps, path_field)
         move = Move(pawn.id, expected, steps)
         ends[pawn.id] = move.end
         moves.append(move)
     return tuple(moves)
+
+
+def _no_transfer_in_place(s: Situation, start: str, steps: tuple[PathStep, ...], where: PathKey) -> None:
+    """A transfer to the space the pawn already stands on moves it nowhere: not a step of a path."""
+    here = start
+    for i, step in enumerate(steps, 1):
+        if step.via is not Via.WALK and step.to == here:
+            raise s.doc.error(
+                (*where, i),
+                f"a {step.via.value} transfer from {here} to {here} moves the pawn nowhere",
+                hint="leave it out of the path, or name the space it leads to",
+            )
+        here = step.to
 
 
 def _read_step(s: Situation, item: Any, where: PathKey) -> PathStep:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from rulesref.games.houses_vs_dark_arts import track
 from rulesref.games.houses_vs_dark_arts.hands import draw_to_five
-from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, Pawn, Replenish, Situation, name
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, Pawn, Replenish, Situation, cap_name, name
 from rulesref.games.houses_vs_dark_arts.turns import in_last_hands, may_act
 from rulesref.ruling import Outcome, Trail, Verdict
 
@@ -22,6 +22,13 @@ def replenish(s: Situation, trail: Trail, replenish_: Replenish) -> Outcome:
             "victory.no-replenish", "The last-hand phase has begun: Replenish is no longer allowed for anyone."
         )
     may_act(s, trail, "Replenish")
+    player = s.players.get(turn.who)
+    if player is not None and player.hand > 0:
+        # replenish.cards-in-hand: an empty hand is no condition of Replenish
+        trail.rule(
+            "replenish.cards-in-hand",
+            f"{cap_name(turn.who)} still holds {player.hand} card(s): a Replenish does not wait for an empty hand.",
+        )
     if turn.side == DARK_ARTS:
         return _replenish_dark_arts(s, trail, discard)
     return _replenish_house(s, trail, turn.who, discard)
@@ -56,6 +63,12 @@ def _replenish_house(s: Situation, trail: Trail, house: str, wanted: int | None)
     player = s.players.get(house)
     who = name(house)
     discard = wanted if wanted is not None else (player.hand if player is not None else 0)
+    if player is not None and (discard > player.hand or wanted is None) and "hand" not in player.given:
+        # a hand left out counts as 0, but "cannot discard that many" (or "all" is none) must come from the table
+        raise s.doc.error(
+            ("players", house, "hand"),
+            f"how many cards does {who} hold? Add hand: N to discard {'all' if wanted is None else discard}",
+        )
     if player is not None and discard > player.hand:
         raise trail.illegal(
             "replenish.house-discard", f"{who} holds {player.hand} card(s) and cannot discard {discard}."

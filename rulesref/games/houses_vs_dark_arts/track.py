@@ -13,6 +13,7 @@ from rulesref.games.houses_vs_dark_arts.model import (
     ADVANCING,
     ALL_HOUSES,
     DARK_ARTS,
+    HOUSE,
     NOT_ADVANCING,
     Advance,
     Situation,
@@ -23,11 +24,55 @@ from rulesref.ruling import Outcome, Trail, Verdict
 # --- effect colours ------------------------------------------------------------------------
 
 
-def unlocked(s: Situation, trail: Trail, colour: str) -> bool:
-    """Whether an effect of this colour may be used now: white always; orange/red by zone."""
+def unlocked(s: Situation, trail: Trail, colour: str, side: str | None = DARK_ARTS) -> bool:
+    """Whether an effect of this colour may be used now: white always; orange/red by zone.
+
+    The pages give the colour rule for the Dark Arts player's cards (action.effect-colours).
+    For a House card (``side`` house) it rests on the reading ``house-effects`` (default
+    ``as-dark-arts``): each step is then a reading step. ``side`` None: whose card is not
+    known; an orange or red effect is then ruled alike for both sides, which only the
+    reading's ``as-dark-arts`` allows (under ``dark-arts-only`` the scenario must say).
+    """
+    if side is None and colour != "white" and trail.choice("house-effects") != "as-dark-arts":
+        raise s.doc.error(
+            ("turn",),
+            f"whose card is the {colour} effect? Give turn: {{side: ...}} (reading house-effects decides by side)",
+        )
+
+    # whose card is not said: only white is usable under every reading for every side
+    by_reading = side == HOUSE or (side is None and colour != "white")
+
+    def cite(clause: str, says: str) -> None:
+        if by_reading:
+            trail.reading("house-effects", says, clause=clause)
+        else:
+            trail.rule(clause, says)
+
+    if side is None and by_reading:
+        # open.house-effects: a House card follows the Dark Arts colour rule only by the reading
+        trail.reading(
+            "house-effects",
+            f"Whose card the {colour} effect is on is not said: the colour rule the pages give for the Dark Arts "
+            "player's cards holds for a House card too under this reading, so either side is ruled alike.",
+            clause="open.house-effects",
+        )
+    if side == HOUSE:
+        # open.house-effects: the colour rule is printed for the Dark Arts player's cards
+        option = trail.reading(
+            "house-effects",
+            {
+                "as-dark-arts": f"A House card's {colour} effect follows the colour rule the pages give for "
+                "the Dark Arts player's cards.",
+                "dark-arts-only": f"The colour rule is the Dark Arts player's: a House card's {colour} effect "
+                "may be used whatever the Marker's zone.",
+            },
+            clause="open.house-effects",
+        )
+        if option == "dark-arts-only":
+            return True
     if colour == "white":
         # action.effect-colours: white effects are open from the start
-        trail.rule("action.effect-colours", "White effects may be used from the start of the game.")
+        cite("action.effect-colours", "White effects may be used from the start of the game.")
         return True
     track = s.path
     if track is None:
@@ -39,7 +84,7 @@ def unlocked(s: Situation, trail: Trail, colour: str) -> bool:
         raise s.doc.error(("path",), f"a {colour} effect is used: give path.{colour}, the first space of that zone")
     if track.marker >= start:
         # path.zones: the Marker has entered that zone, so its colour is unlocked
-        trail.rule(
+        cite(
             "path.zones",
             f"The Marker (space {track.marker}) is in or past the {colour} zone (from space "
             f"{start}): {colour} effects are unlocked.",
@@ -59,7 +104,7 @@ def unlocked(s: Situation, trail: Trail, colour: str) -> bool:
             clause="open.marker-back",
         )
         return option == "back-keep-unlocks"
-    trail.rule(
+    cite(
         "action.effect-colours",
         f"{colour.capitalize()} effects unlock only when the Marker enters the "
         f"{colour} zone (space {start}); the Marker is on space {track.marker}.",
@@ -222,6 +267,13 @@ def complete_marker_set(s: Situation, trail: Trail) -> bool:
         return False
     wanted = participating(s, trail)
     missing = [h for h in wanted if h not in da.markers]
+    if not missing and not s.houses_listed and wanted != list(ALL_HOUSES):
+        # the houses in play were only guessed from the pawns, and the guess completes the set
+        raise s.doc.error(
+            ("houses",),
+            f"the Dark Arts would now hold the Marker of every house with a pawn here ({_list(wanted)}): "
+            "list the houses in play, houses: [...]: they decide whether the set is complete",
+        )
     if missing:
         trail.rule(
             "path.house-markers",

@@ -69,11 +69,12 @@ def may_act(s: Situation, trail: Trail, action: str) -> None:
 def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
     """Called at the start of an Explore: Illegal when it may not go on.
 
-    The Dark Arts Explore is a rule (action.dark-arts-explore). A House Explore is an open
-    question (open.house-explore): the reading ``house-explore`` (default ``as-dark-arts``)
-    says how it is taken, and ``house-explore-cards`` (no default) whether a further card may
-    be played in the same Explore (``explore.earlier-cards``). A scenario without ``turn:``
-    is not checked.
+    The Dark Arts Explore is a rule (action.dark-arts-explore); whether it may play a further
+    card (``explore.earlier-cards``) is the reading ``dark-arts-explore-cards`` (default
+    ``one-card``: the page prints "a card"). A House Explore is an open question
+    (open.house-explore): the reading ``house-explore`` (default ``as-dark-arts``) says how it
+    is taken, and ``house-explore-cards`` (no default: no page describes the House Explore)
+    whether a further card may be played. A scenario without ``turn:`` is not checked.
     """
     may_act(s, trail, "Explore")
     earlier = ex.earlier
@@ -82,18 +83,27 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
             raise s.doc.error(("action", "explore", "earlier-cards"), "a further card needs turn: to know who Explores")
         return
     if s.turn.side == DARK_ARTS:
-        if earlier:
-            # action.dark-arts-explore: the Dark Arts Explore is one card played and resolved
-            raise trail.illegal(
-                "action.dark-arts-explore",
-                f"A Dark Arts Explore plays a card and resolves it; {earlier} card(s) were already played in "
-                "this Explore, and a further card is not part of it.",
-            )
         # action.dark-arts-choice / action.dark-arts-explore: Explore is one of its two actions
         trail.rule(
             "action.dark-arts-explore",
             "The Dark Arts Explores: it plays a card and resolves its movement, an unlocked effect of it, or both.",
         )
+        if earlier:
+            # open.dark-arts-explore-cards: the page prints "a card"; a further one is a reading
+            further = f"The Dark Arts has already played {earlier} card(s) in this Explore and plays a further one: "
+            cards = trail.reading(
+                "dark-arts-explore-cards",
+                {
+                    "one-card": further + "its Explore plays a card, read as one card, so not allowed.",
+                    "several-cards": further + "its Explore may play several cards.",
+                },
+                clause="open.dark-arts-explore-cards",
+            )
+            if cards == "one-card":
+                raise trail.refuse(
+                    "The Dark Arts has already played a card in this Explore; a further card is not allowed "
+                    f"(reading dark-arts-explore-cards={cards})."
+                )
         return
     who = cap_name(s.turn.who)
     option = trail.reading(

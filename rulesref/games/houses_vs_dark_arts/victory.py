@@ -63,7 +63,8 @@ def check(s: Situation, trail: Trail, check_: Check) -> Outcome:
 
 
 def _effect(s: Situation, trail: Trail, colour: str) -> Outcome:
-    if unlocked(s, trail, colour):
+    # whose effect: the side whose turn it is (unknown without turn:)
+    if unlocked(s, trail, colour, s.turn.side if s.turn is not None else None):
         return Outcome(Verdict.LEGAL, f"{colour.capitalize()} effects may be used now.", s.to_state())
     return Outcome(Verdict.ILLEGAL, f"{colour.capitalize()} effects are not unlocked yet.", s.to_state())
 
@@ -352,6 +353,14 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
     )
     if option == "one-more-round" or not s.players:
         return False
+    unsaid_hands = [w for w, p in s.players.items() if "hand" not in p.given]
+    if unsaid_hands:
+        # a hand left out counts as 0, but "every hand is empty" must come from the table
+        raise s.doc.error(
+            ("players", unsaid_hands[0], "hand"),
+            f"how many cards does {name(unsaid_hands[0])} hold? Add hand: N "
+            "(or say turn.final-hands-out): whether every hand is empty decides the end",
+        )
     empty = all(p.hand == 0 for p in s.players.values())
     left = ", ".join(f"{name(w)} {p.hand}" for w, p in s.players.items() if p.hand)
     trail.rule("victory.draw-game", "Every hand is empty." if empty else f"Cards still in hand: {left}.")

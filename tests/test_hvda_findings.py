@@ -1,0 +1,397 @@
+"""Houses vs. Dark Arts: the issue 12 audit findings stay fixed.
+
+Each finding was a ruling that stated, as a settled rule, something no source line states
+(or a step citing a clause that does not say it). The scenario files check the verdicts
+and the clauses cited; these tests check what a scenario's ``expect`` cannot: the *basis*
+of a step (rule, reading or open), that no step of the kind the audit found comes back,
+and the one-line errors that replace a quiet default.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulesref.corpus import load_game
+from rulesref.errors import ScenarioError
+from rulesref.referee import check_file
+from rulesref.ruling import Basis, Ruling, Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios" / "houses-vs-dark-arts"
+PACK = ROOT / "rules" / "houses-vs-dark-arts"
+
+BOARD = """\
+game: houses-vs-dark-arts
+title: finding
+"""
+
+
+def _rule(tmp_path: Path, body: str, name: str = "finding.yaml") -> Ruling:
+    path = tmp_path / name
+    path.write_text(BOARD + body, encoding="utf-8")
+    return check_file(path)
+
+
+def _basis(ruling: Ruling, clause: str) -> set[Basis]:
+    return {s.basis for s in ruling.steps if s.clause == clause}
+
+
+# --- 1. a House player moving another house's pawn ----------------------------------------
+
+
+def test_moving_another_houses_pawn_cites_its_own_open_question() -> None:
+    ruling = check_file(SCENARIOS / "move-other-house-pawn.yaml")
+    assert ruling.verdict is Verdict.UNDETERMINED
+    assert ruling.steps[-1].clause == "open.move-other-house"
+    assert ruling.steps[-1].basis is Basis.OPEN
+    # open.house-explore is the reading house-explore's question, not this one
+    assert all(s.basis is Basis.READING for s in ruling.steps if s.clause == "open.house-explore")
+
+
+# --- 2. the Fly Off destination --------------------------------------------------------------
+
+FLY = """\
+board: {{grid: 5x4, fly-off: [a1, e1]}}
+pawns:
+  d1: {{side: dark-arts, at: a1}}
+{readings}action:
+  explore:
+    card: {{movement: 2, allows: [fly-off]}}
+    moves:
+      - {{pawn: d1, path: [a1, fly: {to}]}}
+"""
+
+
+def test_a_transfer_to_another_fly_off_point_needs_no_reading(tmp_path: Path) -> None:
+    ruling = _rule(tmp_path, FLY.format(readings="", to="e1"))
+    assert ruling.verdict is Verdict.LEGAL
+    assert "fly-off-destination" not in ruling.readings
+    assert ruling.state["pawns"]["d1"]["at"] == "e1"
+
+
+@pytest.mark.parametrize(
+    ("option", "verdict", "at"),
+    [(None, Verdict.UNDETERMINED, "a1"), ("fly-off-point", Verdict.ILLEGAL, "a1"), ("any-space", Verdict.LEGAL, "c3")],
+)
+def test_landing_off_a_fly_off_point_rests_on_the_reading(
+    tmp_path: Path, option: str | None, verdict: Verdict, at: str
+) -> None:
+    readings = f"readings: {{fly-off-destination: {option}}}\n" if option else ""
+    ruling = _rule(tmp_path, FLY.format(readings=readings, to="c3"))
+    assert ruling.verdict is verdict
+    destination = [s for s in ruling.steps if s.clause == "open.fly-off-destination"]
+    assert destination, "the step names the open question"
+    assert destination[0].basis is (Basis.OPEN if option is None else Basis.READING)
+    # no rule step says a transfer must end on a Fly Off Point
+    assert not any(s.basis is Basis.RULE and "Fly Off Point" in s.says and "c3" in s.says for s in ruling.steps)
+    if verdict is not Verdict.UNDETERMINED:
+        assert ruling.state["pawns"]["d1"]["at"] == at
+
+
+def test_the_departure_is_still_a_fly_off_point(tmp_path: Path) -> None:
+    body = FLY.format(readings="readings: {fly-off-destination: any-space}\n", to="e1").replace("at: a1", "at: b1")
+    ruling = _rule(tmp_path, body.replace("[a1, fly: e1]", "[b1, fly: e1]"))
+    assert ruling.verdict is Verdict.ILLEGAL
+    assert ruling.steps[-1].clause == "board.fly-off-points" and ruling.steps[-1].basis is Basis.RULE
+
+
+# --- 3. a bonus space and a Dark Arts pawn; the acquire bonus -----------------------------------
+
+
+def test_a_dark_arts_pawn_on_a_bonus_space_rests_on_a_reading() -> None:
+    ruling = check_file(SCENARIOS / "bonus-dark-arts-ends-there.yaml")
+    assert ruling.verdict is Verdict.LEGAL
+    assert ruling.readings.get("bonus-dark-arts") == "no-bonus"
+    assert Basis.RULE not in _basis(ruling, "bonus.end-on-space")
+    assert _basis(ruling, "open.bonus-dark-arts") == {Basis.READING}
+    assert "bonus" not in ruling.state
+
+
+def test_what_an_acquire_bonus_gives_is_an_open_step_and_changes_no_count() -> None:
+    ruling = check_file(SCENARIOS / "bonus-acquire-icon.yaml")
+    assert ruling.verdict is Verdict.LEGAL
+    assert _basis(ruling, "open.bonus-acquire") == {Basis.OPEN}
+    hufflepuff = ruling.state["players"]["hufflepuff"]
+    assert (hufflepuff["hand"], hufflepuff["deck"]) == (1, 8)  # the card played left; nothing came in
+
+
+# --- 4. a further card in the same Explore, for either side ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "reading"),
+    [
+        ("action-dark-arts-explore-second-card-illegal.yaml", "dark-arts-explore-cards"),
+        ("action-house-explore-one-card-reading.yaml", "house-explore-cards"),
+    ],
+)
+def test_a_further_card_in_one_explore_is_refused_by_a_reading_on_either_side(name: str, reading: str) -> None:
+    ruling = check_file(SCENARIOS / name)
+    assert ruling.verdict is Verdict.ILLEGAL
+    assert ruling.steps[-1].basis is Basis.READING
+    assert ruling.steps[-1].reading == f"{reading}=one-card"
+
+
+def test_the_two_readings_differ_only_in_their_default() -> None:
+    game = load_game(PACK)
+    dark, house = game.readings["dark-arts-explore-cards"], game.readings["house-explore-cards"]
+    assert [o.id for o in dark.options] == [o.id for o in house.options] == ["one-card", "several-cards"]
+    assert dark.default == "one-card"  # the page prints the Dark Arts Explore as playing "a card"
+    assert house.default is None  # no page describes the House Explore
+
+
+# --- 5. effect colours and the clean-up for House cards -------------------------------------------
+
+HOUSE_EXPLORE = """\
+board: {{grid: 5x4}}
+houses: [gryffindor, slytherin]
+pawns:
+  {pawn}: {{{owner}, at: a1}}
+path: {{length: 20, marker: 9, orange: 8, red: 14}}
+players:
+  {who}: {{hand: 3, deck: 7, discard: 2}}
+turn: {turn}
+action:
+  explore:
+    card: {{movement: 2, effect: {colour}}}
+    moves: {moves}
+"""
+EFFECT_ONLY = "[]"
+"""No move: the card is played for its effect, whose colour is then checked."""
+
+
+@pytest.mark.parametrize("colour", ["white", "orange"])
+def test_a_house_cards_colour_and_cleanup_are_reading_steps(tmp_path: Path, colour: str) -> None:
+    body = HOUSE_EXPLORE.format(
+        pawn="g1",
+        owner="house: gryffindor",
+        who="gryffindor",
+        turn="{side: house, house: gryffindor}",
+        colour=colour,
+        moves=EFFECT_ONLY,
+    )
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.LEGAL
+    assert ruling.readings.get("house-effects") == "as-dark-arts"
+    cited = {"action.effect-colours", "path.zones", "action.cleanup"} & {s.clause for s in ruling.steps}
+    assert "action.cleanup" in cited and cited & {"action.effect-colours", "path.zones"}
+    for clause in cited:
+        assert _basis(ruling, clause) == {Basis.READING}, clause
+
+
+def test_the_dark_arts_cards_colour_and_cleanup_stay_rules(tmp_path: Path) -> None:
+    body = HOUSE_EXPLORE.format(
+        pawn="d1",
+        owner="side: dark-arts",
+        who="dark-arts",
+        turn="{side: dark-arts}",
+        colour="orange",
+        moves=EFFECT_ONLY,
+    )
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.LEGAL
+    assert "house-effects" not in ruling.readings
+    assert _basis(ruling, "path.zones") == {Basis.RULE}
+    assert _basis(ruling, "action.cleanup") == {Basis.RULE}
+
+
+def test_under_dark_arts_only_a_house_card_is_neither_locked_nor_discarded() -> None:
+    ruling = check_file(SCENARIOS / "reading-house-effects-dark-arts-only.yaml")
+    assert ruling.verdict is Verdict.LEGAL
+    assert "action.cleanup" not in {s.clause for s in ruling.steps}
+    assert ruling.state["turn"]["played"] == 1
+
+
+# --- 6. Replenish with cards in hand ----------------------------------------------------------------
+
+REPLENISH = """\
+houses: [gryffindor, slytherin]
+players:
+  gryffindor: {{hand: {hand}, deck: 9, discard: 0}}
+turn: {{side: house, house: gryffindor}}
+action: replenish
+"""
+
+
+@pytest.mark.parametrize(("hand", "cited"), [(0, False), (2, True)])
+def test_replenish_with_cards_in_hand_cites_that_it_needs_no_empty_hand(tmp_path: Path, hand: int, cited: bool) -> None:
+    ruling = _rule(tmp_path, REPLENISH.format(hand=hand))
+    assert ruling.verdict is Verdict.LEGAL
+    assert ("replenish.cards-in-hand" in {s.clause for s in ruling.steps}) is cited
+    assert ruling.state["players"]["gryffindor"]["hand"] == 5
+
+
+# --- no rule step rests on an open question, in any shipped ruling ----------------------------------
+
+
+def test_no_shipped_ruling_gives_an_open_question_as_a_rule() -> None:
+    game = load_game(PACK)
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        for step in check_file(path).steps:
+            if step.basis is Basis.RULE:
+                assert game.clauses[step.clause].kind != "open", f"{path.name}: {step.clause}: {step.says}"
+
+
+def test_a_house_player_without_a_card_is_refused_on_the_house_explore_reading(tmp_path: Path) -> None:
+    body = HOUSE_EXPLORE.format(
+        pawn="g1",
+        owner="house: gryffindor",
+        who="gryffindor",
+        turn="{side: house, house: gryffindor}",
+        colour="white",
+        moves="[{pawn: g1, path: [a1, b1]}]",
+    ).replace("hand: 3", "hand: 0")
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.ILLEGAL
+    assert [s.basis for s in ruling.steps if s.clause == "open.house-explore"] == [Basis.READING, Basis.READING]
+
+
+# --- 7. a default is never the reason for a ruling: the error asks for the field ---------------------
+
+QUIET = {
+    "hand-left-out-card-to-play": (
+        """board: {grid: 5x4}
+houses: [gryffindor, slytherin]
+pawns:
+  d1: {side: dark-arts, at: a1}
+players:
+  dark-arts: {markers: [gryffindor]}
+turn: {side: dark-arts}
+action:
+  explore:
+    card: 1
+    moves:
+      - {pawn: d1, path: [a1, b1]}
+""",
+        "players.dark-arts.hand",
+        8,
+    ),
+    "houses-left-out-marker-set": (
+        """board: {grid: 5x4}
+pawns:
+  g1: {house: gryffindor, at: b1}
+  d1: {side: dark-arts, at: a1}
+players:
+  dark-arts: {hand: 2, deck: 5}
+action:
+  explore:
+    card: 1
+    moves:
+      - {pawn: d1, path: [a1, b1]}
+""",
+        "houses",
+        1,
+    ),
+    "hand-left-out-discard": (
+        """houses: [gryffindor]
+players:
+  gryffindor: {deck: 5}
+turn: {side: house}
+action: {replenish: {discard: 2}}
+""",
+        "players.gryffindor.hand",
+        5,
+    ),
+    "hand-left-out-discard-all": (
+        """houses: [gryffindor]
+players:
+  gryffindor: {deck: 5}
+turn: {side: house}
+action: {replenish: {discard: all}}
+""",
+        "players.gryffindor.hand",
+        5,
+    ),
+    "hand-left-out-final-hands": (
+        """houses: [gryffindor]
+players:
+  gryffindor: {hand: 0}
+  dark-arts: {progress: 1}
+path: {length: 20, marker: 20}
+turn: {side: house, phase: last-hands}
+action: {check: draw}
+""",
+        "players.dark-arts.hand",
+        6,
+    ),
+    "effect-check-whose-card": (
+        """path: {length: 20, marker: 4, orange: 8, red: 14}
+readings: {house-effects: dark-arts-only}
+action: {check: {effect: orange}}
+""",
+        "turn",
+        1,
+    ),
+    "transfer-in-place": (
+        """board: {grid: 5x4, fly-off: [a1, e1]}
+pawns:
+  d1: {side: dark-arts, at: a1}
+action:
+  explore:
+    card: {movement: 2, allows: [fly-off]}
+    moves:
+      - {pawn: d1, path: [a1, fly: a1]}
+""",
+        "action.explore.moves[0].path[1]",
+        10,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(QUIET))
+def test_a_field_a_ruling_would_turn_on_is_asked_for(tmp_path: Path, case: str) -> None:
+    body, field, line = QUIET[case]
+    path = tmp_path / f"{case}.yaml"
+    path.write_text(BOARD + body, encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        check_file(path)
+    assert caught.value.field == field
+    assert caught.value.line == line
+    assert "\n" not in str(caught.value)
+
+
+def test_the_cli_refuses_a_left_out_hand_with_exit_2_and_one_line(tmp_path: Path, cli) -> None:
+    body, field, _ = QUIET["hand-left-out-card-to-play"]
+    path = tmp_path / "dispute.yaml"
+    path.write_text(BOARD + body, encoding="utf-8")
+    r = cli("check", str(path))
+    assert r.code == 2
+    lines = [ln for ln in r.err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and field in lines[0] and "hand: N" in lines[0], r.err
+    assert "Traceback" not in r.err
+
+
+def test_a_hand_given_as_0_is_still_ruled(tmp_path: Path) -> None:
+    body = QUIET["hand-left-out-card-to-play"][0].replace("{markers: [gryffindor]}", "{hand: 0, markers: [gryffindor]}")
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.ILLEGAL
+    assert ruling.steps[-1].clause == "action.dark-arts-explore"
+
+
+def test_an_effect_of_no_stated_side_rests_on_the_reading_unless_white(tmp_path: Path) -> None:
+    path = "path: {length: 20, marker: 4, orange: 8, red: 14}\n"
+    orange = _rule(tmp_path, path + "action: {check: {effect: orange}}\n", "orange.yaml")
+    assert orange.verdict is Verdict.ILLEGAL
+    assert _basis(orange, "action.effect-colours") == {Basis.READING}
+    white = _rule(tmp_path, path + "action: {check: {effect: white}}\n", "white.yaml")
+    assert white.verdict is Verdict.LEGAL
+    assert "house-effects" not in white.readings  # white is usable on every reading, for either side
+
+
+def test_a_deck_left_out_is_not_claimed_empty(tmp_path: Path) -> None:
+    body = REPLENISH.format(hand=2).replace("{hand: 2, deck: 9, discard: 0}", "{hand: 2}")
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.LEGAL
+    assert "draw.reshuffle" not in {s.clause for s in ruling.steps}
+    assert ruling.state["players"]["gryffindor"]["hand"] == 5
+
+
+def test_a_hand_left_out_is_drawn_to_five_without_a_count(tmp_path: Path) -> None:
+    body = REPLENISH.format(hand=2).replace("{hand: 2, deck: 9, discard: 0}", "{deck: 9}")
+    ruling = _rule(tmp_path, body)
+    assert ruling.verdict is Verdict.LEGAL
+    drawn = [s.says for s in ruling.steps if s.clause == "draw.to-five"]
+    assert drawn and not any("holds 0" in says for says in drawn)
+    assert "replenish.cards-in-hand" not in {s.clause for s in ruling.steps}
