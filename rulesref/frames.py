@@ -71,7 +71,10 @@ OTHER_PEOPLE = frozenset(
 HELPING = frozenset({"for", "instead", "behalf"})
 EDGES = frozenset({"count", "target-state"})
 """Frame keys a clause may declare that a question must state for the clause to fit."""
-SEVERAL = frozenset({"two", "three", "four", "both", "several", "multiple", "2", "3", "4", "pair", "twice"})
+SEVERAL = frozenset(
+    {"two", "three", "four", "both", "several", "multiple", "2", "3", "4", "pair", "twice"}
+    | {"chain", "chained", "sequential", "sequence", "series", "second", "third", "2nd", "3rd"}
+)
 """Words that count more than one (``count: several``)."""
 LYING = frozenset({"stunned", "lying", "knocked", "fallen", "toppled", "downed"})
 """Words for a pawn already stunned (``target-state: stunned``)."""

@@ -27,11 +27,13 @@ FRAMES = [
     ("A Hufflepuff pawn landed on a space with two death eaters.", {"count": "several"}),
     ("My pawn ends on a square holding more than one Dark Arts pawn.", {"count": "several"}),
     ("A DA pawn stops on my pawn that is already stunned.", {"target-state": "stunned"}),
+    ("Lem failed the second check of the chain Valeros encountered.", {"count": "several"}),
     ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
 ]
 
 UNSTATED_EDGES = [
     "Harry stops on Bellatrix's space. Who ends up stunned?",
+    "Valeros encountered a monster with a single combat check. Can Lem attempt that check instead of him?",
     "A DA pawn landed on Hermione. Is that a stun?",
 ]
 
