@@ -41,7 +41,7 @@ COVERAGE_SHARE = 0.8
 """How much of the score is coverage; the rest is phrasing."""
 EVIDENCE = 3.0
 """Matched idf weight at which a match counts as fully evidenced; below it the score is damped."""
-GUESSED = 0.5
+GUESSED = 0.7
 """Evidence factor of a term only a typo correction produced: nonsense corrected into game
 words ("purple elephants dancing" -> "purpose", "dining") is a guess, not a question."""
 NAMED_EVIDENCE = 1.5
