@@ -63,7 +63,7 @@ def read_scenario(path: Path, display: str | None = None) -> Scenario:
             raise doc.error(("expect",), f"expected a mapping with some of: {', '.join(EXPECT_KEYS)}")
         refuse_unknown_keys(doc, ("expect",), expect, EXPECT_KEYS)
         if "verdict" in expect and expect["verdict"] not in VERDICTS:
-            raise doc.error(("expect", "verdict"), f"verdict must be one of {', '.join(VERDICTS)}")
+            raise _bad_verdict(doc, ("expect", "verdict"), expect["verdict"])
         pages = expect.get("pages", [])
         if not isinstance(pages, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in pages):
             raise doc.error(("expect", "pages"), "expected a list of page numbers")
@@ -101,12 +101,19 @@ def _read_claim(doc: Loaded, who: Any, says: Any) -> str | dict[str, Any]:
     if not says:
         raise doc.error(("claims", who), "a claim needs a verdict, a state (what they say happens), or both")
     if "verdict" in says and says["verdict"] not in VERDICTS:
-        raise doc.error(("claims", who, "verdict"), f"verdict must be one of {', '.join(VERDICTS)}")
+        raise _bad_verdict(doc, ("claims", who, "verdict"), says["verdict"])
     if "state" in says and (not isinstance(says["state"], dict) or not says["state"]):
         raise doc.error(
             ("claims", who, "state"), "expected a mapping: the part of the resulting state the player says comes about"
         )
     return dict(says)
+
+
+def _bad_verdict(doc: Loaded, where: tuple[Any, ...], got: Any) -> RulesrefError:
+    """A verdict that is none of the three, named, with the near one if it is a slip ("ilegal")."""
+    return doc.error(
+        where, f"verdict must be one of {', '.join(VERDICTS)}, got {got!r}", hint=did_you_mean(str(got), VERDICTS)
+    )
 
 
 def _pack_lacks(game: Game, cid: str, scenario: str) -> None:

@@ -291,8 +291,14 @@ CASES = [
     ),
     s(
         ENVELOPE + "expect: {verdict: allowed}\n",
-        "Error: s.yaml:3:19: expect.verdict: verdict must be one of legal, illegal, undetermined\n",
+        "Error: s.yaml:3:19: expect.verdict: verdict must be one of legal, illegal, undetermined, got 'allowed'\n",
         "unknown-verdict",
+    ),
+    s(
+        ENVELOPE + "expect: {verdict: ilegal}\n",
+        "Error: s.yaml:3:19: expect.verdict: verdict must be one of legal, illegal, undetermined, got 'ilegal'; "
+        "did you mean 'illegal'?\n",
+        "near-miss-verdict",
     ),
     s(
         ENVELOPE + "expect: {pages: [seven]}\n",

@@ -346,7 +346,10 @@ def test_claimed_state_text_is_cut_to_a_line(cli, tmp_path: Path) -> None:
     [
         ("Sam: probably", "claims.Sam: a claim must be one of legal, illegal, undetermined, got 'probably'"),
         ("Sam: {}", "claims.Sam: a claim needs a verdict, a state (what they say happens), or both"),
-        ("Sam: {verdict: maybe}", "claims.Sam.verdict: verdict must be one of legal, illegal, undetermined"),
+        (
+            "Sam: {verdict: maybe}",
+            "claims.Sam.verdict: verdict must be one of legal, illegal, undetermined, got 'maybe'",
+        ),
         ("Sam: {state: 3}", "claims.Sam.state: expected a mapping: the part of the resulting state"),
         ("Sam: {state: {}}", "claims.Sam.state: expected a mapping: the part of the resulting state"),
         ("Sam: {stat: {path: {marker: 6}}}", "claims.Sam.stat: unknown key 'stat' in a claim; did you mean 'state'?"),
