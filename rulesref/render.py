@@ -623,6 +623,11 @@ def brief(found: Sequence[Ruling], *, tally: bool = True) -> None:
             _w(r.title),
             _a(f"{r.file}", "dim"),
             _a(f"· {_pages(deciding_pages(r))}", "dim"),
+            *(
+                (_a("· by reading " + ", ".join(f"{k}={v}" for k, v in r.readings.items()), "yellow"),)
+                if r.readings
+                else ()
+            ),
             lead=f"{mark} ",
             lead_style="green" if mark == "✓" else "bold red",
         )
@@ -665,6 +670,8 @@ def _ruling(out: _Lines, r: Ruling) -> None:
     out.blank()
     out.para(_a(r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), _w(r.title, "bold"))
     out.body(r.summary)
+    if r.readings:  # the printed rules stop here: say which interpretation the verdict took
+        out.para(_w("Rests on readings:", "bold yellow"), *(_a(f"{k}={v}", "yellow") for k, v in r.readings.items()))
     decided = deciding(r)
     if r.verdict.value != "legal":
         for d in decided:

@@ -408,3 +408,20 @@ def test_windows_consoles_are_styled_through_rich(cli, monkeypatch) -> None:
     import re
 
     assert re.sub(r"\x1b\[[0-9;]*m", "", styled).splitlines() == plain.splitlines()
+
+
+# --- check: where the printed rules stop ------------------------------------------------
+
+FLY_OFF_READING = ROOT / "scenarios" / "houses-vs-dark-arts" / "reading-fly-off-dark-arts-only.yaml"
+
+
+def test_a_ruling_resting_on_a_reading_names_it_in_full_and_in_brief(cli) -> None:
+    full = cli("check", str(FLY_OFF_READING))
+    assert "Rests on readings: fly-off-sides=dark-arts-only" in " ".join(full.out.split())
+    brief = cli("check", str(FLY_OFF_READING), "--brief")
+    assert "by reading fly-off-sides=dark-arts-only" in " ".join(brief.out.split())
+
+
+def test_a_ruling_on_the_printed_rules_alone_names_no_reading(cli) -> None:
+    r = cli("check", str(GOOD))
+    assert "Rests on readings" not in r.out
