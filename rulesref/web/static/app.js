@@ -207,7 +207,7 @@ function neighbours(a, b) {
 function drawGrid() {
   const grid = $("grid");
   grid.replaceChildren();
-  for (let r = ROWS; r >= 1; r--) {
+  for (let r = 1; r <= ROWS; r++) { // row 1 at the top, as the ruling's board picture draws it
     for (const c of COLS) {
       const space = c + r;
       let label = space;
@@ -220,9 +220,9 @@ function drawGrid() {
       if (board.dark === space) spoken += ", Dark Arts pawn";
       if (step > 0) { b.classList.add("on-path"); spoken += ", step " + step + " of the path"; }
       const east = c !== "e" ? COLS[COLS.indexOf(c) + 1] + r : null;
-      const south = r > 1 ? c + (r - 1) : null;
-      if (east && hasWall(space, east)) { b.classList.add("wall-e"); spoken += ", wall to the east"; }
-      if (south && hasWall(space, south)) { b.classList.add("wall-s"); spoken += ", wall to the south"; }
+      const south = r < ROWS ? c + (r + 1) : null;
+      if (east && hasWall(space, east)) { b.classList.add("wall-e"); spoken += ", wall to the right"; }
+      if (south && hasWall(space, south)) { b.classList.add("wall-s"); spoken += ", wall below"; }
       if (wallStart === space) b.classList.add("picked");
       b.setAttribute("aria-label", spoken);
       b.addEventListener("click", () => tapSpace(space));
