@@ -22,7 +22,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 with warnings.catch_warnings():  # Starlette 1.x notes that its TestClient will move to httpx2
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
 from rulesref.source import MAX_BYTES, MAX_DEPTH  # noqa: E402
 from rulesref.templates import TOPICS  # noqa: E402
