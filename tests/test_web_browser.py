@@ -181,6 +181,14 @@ def test_a_dispute_form_rules_as_the_file_does(server: str, browser: tuple[objec
         assert step["says"] in ruling
     assert "p. " in ruling or "pp. " in ruling
 
+    # a wall: two neighbouring spaces tapped in turn
+    driver.find_element(By.CSS_SELECTOR, "input[name=tool][value=wall]").click()  # type: ignore[attr-defined]
+    for space in ("b1", "c1"):
+        driver.find_element(By.CSS_SELECTOR, f"#grid button[data-space={space}]").click()  # type: ignore[attr-defined]
+    assert "walls: [b1-c1]" in driver.find_element(By.ID, "yaml").get_attribute("value")  # type: ignore[attr-defined]
+    b1 = driver.find_element(By.CSS_SELECTOR, "#grid button[data-space=b1]")  # type: ignore[attr-defined]
+    assert "wall to the right" in b1.get_attribute("aria-label")
+
 
 def test_a_template_form_rules_as_the_template_file_does(server: str, browser: tuple[object, str]) -> None:
     """A dispute form without a board (the bump): the template of `rulesref new bump`, ruled as it is."""
@@ -206,3 +214,26 @@ def test_a_template_form_rules_as_the_template_file_does(server: str, browser: t
     ruling = driver.find_element(By.ID, "ruling").text  # type: ignore[attr-defined]
     for claim in entry["claims"]:
         assert claim["by"] in ruling
+
+
+def test_dark_mode_labels_and_focus(server: str, browser: tuple[object, str], tmp_path: Path) -> None:
+    """The system's dark setting darkens the page; every field has a label; a section's heading
+    takes the focus when it opens (so a screen reader says where it is)."""
+    driver, size = browser
+    driver.execute_cdp_cmd(  # type: ignore[attr-defined]
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
+    )
+    _open(driver, server)
+    background = driver.execute_script(  # type: ignore[attr-defined]
+        "const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);"
+        "return (r + g + b) / 3"
+    )
+    assert background < 64, background
+    unlabelled = driver.execute_script(  # type: ignore[attr-defined]
+        "return [...document.querySelectorAll('input:not([type=radio]), select, textarea')]"
+        ".filter(e => !document.querySelector('label[for=\"' + e.id + '\"]')).map(e => e.id)"
+    )
+    assert unlabelled == []
+    driver.find_element(By.CSS_SELECTOR, "nav button[data-tab=myths]").click()  # type: ignore[attr-defined]
+    assert driver.switch_to.active_element.get_attribute("id") == "myths-h"  # type: ignore[attr-defined]
+    driver.save_screenshot(str(tmp_path / f"myths-dark-{size}.png"))  # type: ignore[attr-defined]

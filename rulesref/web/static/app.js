@@ -286,7 +286,7 @@ function chooseTopic() {
   if (!topic) return;
   $("dispute-about").textContent = "The same template as `rulesref new " + topic.topic + "`: change it to match your table.";
   $("ruling").replaceChildren();
-  const grid = topic.topic === "move" || topic.topic === "walls";
+  const grid = topic.topic === "move"; // the walls template keeps its doors and obstacles as written
   $("grid-editor").hidden = !grid;
   if (grid) { drawGrid(); writeBoardYaml(); } else { $("yaml").value = topic.yaml; }
 }
