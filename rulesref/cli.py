@@ -349,27 +349,13 @@ def show(
     with _game_from_env(game):
         g, clause = find_clause(clause_id, _default_game(game))
     if as_json:
-        _emit_json(_clause_json(clause, g))
+        from rulesref.contract import clause_json
+
+        _emit_json(clause_json(clause, g))
     else:
         from rulesref import render
 
         render.clause(g, clause)
-
-
-def _clause_json(clause: Any, game: Any) -> dict[str, Any]:
-    return {
-        "id": clause.id,
-        "game": clause.game,
-        "title": clause.title,
-        "kind": clause.kind,
-        "text": clause.text,
-        "pages": list(clause.pages),
-        "page_note": clause.page_note,
-        "source": list(clause.source),
-        "tags": list(clause.tags),
-        "see": [{"id": s, "title": game.clauses[s].title} for s in clause.see if s in game.clauses],
-        "misreadings": [{"claim": m.claim, "correction": m.correction} for m in clause.misreadings],
-    }
 
 
 @app.command(context_settings={"ignore_unknown_options": True})  # so `page -1` is a page, not an option
@@ -387,7 +373,9 @@ def page(
     with _game_from_env(game):
         found = clauses_on_page(number, _default_game(game))
     if as_json:
-        _emit_json({"page": number, "game": game, "results": [_clause_json(c, g) for g, c in found]})
+        from rulesref.contract import page_json
+
+        _emit_json(page_json(number, game, found))
     else:
         from rulesref import render
 
@@ -403,21 +391,9 @@ def games(as_json: JsonFlag = False, color: ColorOpt = None) -> None:
         _output(color)
     found = list(all_games())
     if as_json:
-        _emit_json(
-            [
-                {
-                    "id": g.id,
-                    "title": g.title,
-                    "aliases": list(g.aliases),
-                    "pages": list(g.pages),
-                    "clauses": len(g.clauses),
-                    "readings": len(g.readings),
-                    "covers": g.covers,
-                    "leaves_out": [t.topic for t in g.leaves_out],
-                }
-                for g in found
-            ]
-        )
+        from rulesref.contract import games_json
+
+        _emit_json(games_json(found))
     else:
         from rulesref import render
 
@@ -431,18 +407,9 @@ def myths(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = Non
         _output(color)
     found = [(g, m) for g in _games(game) for m in g.misreadings]
     if as_json:
-        _emit_json(
-            [
-                {
-                    "game": g.id,
-                    "claim": m.claim,
-                    "correction": m.correction,
-                    "clause": m.clause,
-                    "pages": list(g.clauses[m.clause].pages),
-                }
-                for g, m in found
-            ]
-        )
+        from rulesref.contract import myths_json
+
+        _emit_json(myths_json(found))
     else:
         from rulesref import render
 
@@ -456,21 +423,9 @@ def readings(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = 
         _output(color)
     found = [r for g in _games(game) for r in g.readings.values()]
     if as_json:
-        _emit_json(
-            [
-                {
-                    "id": r.id,
-                    "game": r.game,
-                    "question": r.question,
-                    "open": r.open,
-                    "clauses": list(r.clauses),
-                    "default": r.default,
-                    "why": r.why,
-                    "options": [{"id": o.id, "says": o.says} for o in r.options],
-                }
-                for r in found
-            ]
-        )
+        from rulesref.contract import readings_json
+
+        _emit_json(readings_json(found))
     else:
         from rulesref import render
 
@@ -613,8 +568,8 @@ def check(
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
     from rulesref import render
+    from rulesref.contract import error_entry, ruling_entry
     from rulesref.games import all_games
-    from rulesref.lookup import SCHEMA_VERSION
     from rulesref.referee import Crash, check_many
 
     if color is not None:
@@ -639,13 +594,11 @@ def check(
                 continue
             if not isinstance(result, RulesrefError):
                 rulings.append(result)
-                entries.append({"schema_version": SCHEMA_VERSION, **result.to_json(), "error": None})
+                entries.append(ruling_entry(result))
                 continue
             problem = result
         errors.append(problem)
-        entries.append(
-            {"schema_version": SCHEMA_VERSION, "file": problem.file or str(path), "error": _error_json(problem)}
-        )
+        entries.append(error_entry(problem, str(path)))
         if not as_json:
             _error(problem)
     if as_json:
@@ -664,40 +617,17 @@ def check(
         raise typer.Exit(Exit.FAILED)
 
 
-def _error_json(exc: RulesrefError) -> dict[str, Any]:
-    """An unreadable file's entry in `check --json`: where, and what is wrong (docs/json.md)."""
-    return {
-        "file": exc.file,
-        "line": exc.line,
-        "column": exc.column,
-        "field": exc.field,
-        "message": exc.message + (f"; {exc.hint}" if exc.hint else ""),
-    }
-
-
 def _stdin_ruling(overrides: list[tuple[str, str]]) -> Any:
-    """The ruling on a scenario read from standard input (`check -`), or the error in its place.
-
-    The bytes go through a private temp file, so the scenario is read exactly as a file is
-    (the same limits and messages), and named ``<stdin>`` in every message and ruling."""
-    import tempfile
-
+    """The ruling on a scenario read from standard input (`check -`), or the error in its place,
+    named ``<stdin>`` in every message and ruling."""
+    from rulesref.contract import rule_bytes
     from rulesref.errors import ScenarioError
-    from rulesref.referee import referee
-    from rulesref.scenario import read_scenario
     from rulesref.source import MAX_BYTES
 
     name = "<stdin>"
     try:
         raw = _read_stdin(MAX_BYTES, "scenario", lambda message: ScenarioError(message, file=name))
-        fd, tmp = tempfile.mkstemp(prefix="rulesref-stdin-", suffix=".yaml")  # mode 0600: only ours
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(raw)
-            return referee(read_scenario(Path(tmp), display=name), overrides)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        return rule_bytes(raw, name, overrides, picture=True)
     except RulesrefError as exc:
         return exc
 
@@ -1029,6 +959,30 @@ def examples(as_json: JsonFlag = False) -> None:
         print(f"{e.name:<{width}}  {e.game:<20} {visible(e.title)}")
     if docs is not None:
         print(f"\nThe scenario format: {visible(str(docs))}")
+
+
+# --- serve: the rules page and its JSON API, for the phones at the table ---------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str,
+        typer.Option("--host", help="The address to listen on; 0.0.0.0 lets every device on the network in."),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", "-p", parser=_count, help="The port (0: any free one).")] = 8000,
+    game: GameOpt = None,
+) -> None:
+    """Serve the rules page (ask, browse, dispute) and its JSON API; needs `pip install 'rulesref[web]'`."""
+    try:
+        from rulesref.web.serve import serve as run_server
+    except ImportError as exc:
+        raise RulesrefError(
+            f"the web page needs the web extra ({exc.name or 'a module'} is not installed)",
+            hint="pip install 'rulesref[web]'",
+        ) from None
+    with _game_from_env(game):
+        run_server(host, port, _default_game(game))
 
 
 def main() -> NoReturn:
