@@ -68,3 +68,59 @@ def test_the_hero_point_reroll_names_the_hero_point_and_not_a_guess() -> None:
     [step] = [s for s in ruling.steps if s.clause == "check.hero-point"]
     assert "such as" not in step.says and "hero point" in step.says
     assert "worked out from the replaced roll" in step.says
+
+
+# --- 4.1 / 4.2 / 4.3 / 5.2: the Dark Arts Path ----------------------------------------
+
+EFFECT_ADVANCES = [
+    "path-advance-to-last-space",
+    "path-effect-enters-red-zone",
+    "probe-advance-past-last-space-stops",
+    "probe-advance-to-last-space",
+    "user-advance-into-red-event",
+]
+
+
+@pytest.mark.parametrize("name", EFFECT_ADVANCES)
+def test_a_card_or_event_advance_is_not_ruled_by_path_marker(name: str) -> None:
+    # path.marker names only a House Replenish and the House Marker set as advancing it
+    ruling = _rule(HVDA, name)
+    said = [s for s in ruling.steps if "card or event effect advances" in s.says]
+    assert said and all(s.clause != "path.marker" and s.basis is not Basis.RULE for s in said)
+
+
+@pytest.mark.parametrize(
+    "name", ["path-effect-enters-red-zone", "path-markers-reach-event-every-advance", "user-advance-into-red-event"]
+)
+def test_an_event_reached_by_an_advance_other_than_a_replenish_rests_on_event_trigger(name: str) -> None:
+    ruling = _rule(HVDA, name)
+    resolved = [s for s in ruling.steps if "resolved as after a House Replenish" in s.says]
+    assert resolved and all(s.basis is Basis.READING and s.reading == "event-trigger=every-advance" for s in resolved)
+
+
+def test_an_advance_past_the_last_space_is_undetermined_without_a_reading() -> None:
+    ruling = _rule(HVDA, "probe-advance-past-last-space")
+    assert ruling.verdict is Verdict.UNDETERMINED
+    assert not [s for s in ruling.steps if "moves no further" in s.says]
+
+
+@pytest.mark.parametrize(
+    ("name", "verdict", "marker"),
+    [
+        ("probe-advance-past-last-space-stops", Verdict.LEGAL, 20),
+        ("probe-advance-past-last-space-not-made", Verdict.ILLEGAL, 19),
+    ],
+)
+def test_an_advance_past_the_last_space_rests_on_path_overflow(name: str, verdict: Verdict, marker: int) -> None:
+    ruling = _rule(HVDA, name)
+    assert ruling.verdict is verdict and ruling.state["path"]["marker"] == marker
+    assert "path-overflow" in ruling.readings
+
+
+def test_no_zone_is_named_for_a_space_when_the_zones_are_not_given() -> None:
+    # path.zones: the pages do not say where the zones lie; space 20 was once "white zone"
+    # here and "red zone" in path-advance-to-last-space
+    ruling = _rule(HVDA, "probe-advance-past-last-space-stops")
+    assert not [s for s in ruling.steps if "zone)" in s.says]
+    given = _rule(HVDA, "path-advance-to-last-space")
+    assert any("space 20 (red zone)" in s.says for s in given.steps)
