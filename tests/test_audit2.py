@@ -124,3 +124,22 @@ def test_no_zone_is_named_for_a_space_when_the_zones_are_not_given() -> None:
     assert not [s for s in ruling.steps if "zone)" in s.says]
     given = _rule(HVDA, "path-advance-to-last-space")
     assert any("space 20 (red zone)" in s.says for s in given.steps)
+
+
+# --- 4.4 / 4.5: steps cite the clause that says what they say --------------------------
+
+PACG_SCENARIOS = sorted(PACG.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", ["cannot-be-evaded", "user-25-cannot-evade"])
+def test_cannot_be_evaded_is_decided_by_cannot_beats_can(name: str) -> None:
+    ruling = _rule(PACG, name)
+    refused = [s for s in ruling.steps if "cannot be evaded" in s.says and "illegal" in s.says]
+    assert refused and {s.clause for s in refused} == {"golden.cannot-beats-can"}
+
+
+@pytest.mark.parametrize("scenario", PACG_SCENARIOS, ids=[p.name for p in PACG_SCENARIOS])
+def test_a_damage_response_step_cites_damage_responses_not_a_step_without_text(scenario: Path) -> None:
+    ruling = check_file(scenario)
+    responding = [s for s in ruling.steps if "may respond to it" in s.says]
+    assert {s.clause for s in responding} <= {"damage.responses", "check.damage"}

@@ -332,5 +332,7 @@ def judge_damage(
             },
         )
         return Verdict.LEGAL
-    clause = SIDE_STEP_CLAUSE.get(step, "check.damage" if step in CHECK_STEPS else "damage.responses")
+    # damage.responses says what may respond to damage; the side steps' own rule text is
+    # not in the sources, so their clauses are not cited for it
+    clause = "check.damage" if step in CHECK_STEPS else "damage.responses"
     return judge.legal(clause, f"{said}; cards that reduce this type of damage (or any damage) may respond to it.")
