@@ -143,3 +143,55 @@ def test_a_damage_response_step_cites_damage_responses_not_a_step_without_text(s
     ruling = check_file(scenario)
     responding = [s for s in ruling.steps if "may respond to it" in s.says]
     assert {s.clause for s in responding} <= {"damage.responses", "check.damage"}
+
+
+# --- 4.8 / 4.9: a Dark Arts bonus and a draw with nothing left ----------------------------
+
+
+def test_a_dark_arts_bonus_icon_step_rests_on_the_reading() -> None:
+    ruling = _rule(HVDA, "reading-bonus-dark-arts-takes-bonus")
+    icon = [s for s in ruling.steps if s.clause == "bonus.icon"]
+    assert icon and all(s.basis is Basis.READING and s.reading == "bonus-dark-arts=takes-bonus" for s in icon)
+
+
+@pytest.mark.parametrize(
+    "name", ["draw-deck-and-discard-empty", "draw-reshuffle-after-discard", "user-replenish-house-reshuffle"]
+)
+def test_a_short_draw_with_deck_and_discard_empty_is_not_ruled_by_draw_reshuffle(name: str) -> None:
+    ruling = _rule(HVDA, name)
+    short = [s for s in ruling.steps if "both empty" in s.says]
+    assert short and all(s.clause == "open.draw-both-empty" and s.basis is Basis.OPEN for s in short)
+
+
+# --- 1.2 - 1.8: clause and reading words that said more than their sources ----------------
+
+
+def test_the_split_correction_allows_an_uneven_split_within_three_each() -> None:
+    clause = find_game("houses-vs-dark-arts").clause("move.split")
+    words = " ".join([clause.text, *(m.correction for m in clause.misreadings)])
+    assert "Any uneven split" not in words and "No other division" not in words
+    for name in ("user-split-3-and-2", "split-1-and-3"):
+        assert _rule(HVDA, name).verdict is Verdict.LEGAL
+
+
+@pytest.mark.parametrize(
+    ("game", "clause", "overstated"),
+    [
+        ("houses-vs-dark-arts", "encounter.no-duel", "roll"),
+        ("houses-vs-dark-arts", "bump.great-hall", "stays in play"),
+        ("houses-vs-dark-arts", "path.house-markers", "As soon as"),
+        ("pacg", "encounter.no-one-else", "The most others can do"),
+        ("pacg", "golden.impossible-instruction", "not a failure"),
+    ],
+)
+def test_a_clause_says_no_more_than_its_source(game: str, clause: str, overstated: str) -> None:
+    found = find_game(game).clause(clause)
+    words = " ".join([found.text, *(m.correction for m in found.misreadings)])
+    assert overstated not in words
+
+
+@pytest.mark.parametrize("reading", ["fly-off-sides", "another-turn"])
+def test_a_default_that_settles_an_open_question_does_not_claim_to_add_no_rule(reading: str) -> None:
+    found = find_game("houses-vs-dark-arts").readings[reading]
+    words = " ".join([found.why, *(o.says for o in found.options)])
+    assert "adds no rule" not in words and "adds nothing" not in words
