@@ -138,20 +138,17 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
         trail.rule("path.marker", moved + ".")
     if track is None or start is None:
         return
-    if spaces > track.length - start:
+    overflow = spaces > track.length - start
+    if overflow and trail.choice("path-overflow") == "not-made":
         # open.path-overflow: the pages say what reaching the last space does, not what an
         # advance beyond it does
-        past = f"An advance of {spaces} from space {start} goes past the last Path space ({track.length}): "
-        option = trail.reading(
+        trail.reading(
             "path-overflow",
-            {
-                "stops-at-last": past + "the Marker stops on the last space and the rest of the advance is lost.",
-                "not-made": past + "an advance larger than the spaces left is not made.",
-            },
+            f"An advance of {spaces} from space {start} would go past the last Path space ({track.length}): "
+            "an advance larger than the spaces left is not made.",
             clause="open.path-overflow",
         )
-        if option == "not-made":
-            raise trail.refuse(f"Under reading path-overflow=not-made the Marker cannot advance {spaces} space(s).")
+        raise trail.refuse(f"Under reading path-overflow=not-made the Marker cannot advance {spaces} space(s).")
     entered = s.facts.setdefault("zones-entered", [])
     reached = s.facts.setdefault("events-reached", [])
     resolved = s.facts.setdefault("events-resolved", [])
@@ -175,6 +172,13 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
         else:
             last_space(s, trail)
     track.marker = end
+    if overflow:
+        # open.path-overflow: stopping on the last space is the reading's (default stops-at-last)
+        trail.reading(
+            "path-overflow",
+            f"The Marker is on the last space ({track.length}) and moves no further.",
+            clause="open.path-overflow",
+        )
     # path.zones: the pages do not say where the zones lie, so a zone is named only when given
     zone = f" ({track.zone()} zone)" if track.orange is not None or track.red is not None else ""
     trail.rule("path.marker", f"The Marker now stands on space {track.marker}{zone}.")
