@@ -53,7 +53,12 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
     who = pawn.house or DARK_ARTS
     if pawn.side == HOUSE:
         trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
-    trail.rule("bonus.icon", f"The icon there is {board.bonus[move.end]}: {name(who)} may {SAYS[icon]}.")
+    icon_says = f"The icon there is {board.bonus[move.end]}: {name(who)} may {SAYS[icon]}."
+    if pawn.side == HOUSE:
+        trail.rule("bonus.icon", icon_says)
+    else:
+        # bonus.icon is printed for a House pawn's bonus: a Dark Arts pawn takes it only by the reading
+        trail.reading("bonus-dark-arts", icon_says, clause="bonus.icon")
     s.facts.setdefault("bonus", {})[pawn.id] = board.bonus[move.end]
     s.told.append(f"{pawn.id} takes the {board.bonus[move.end]} bonus on {move.end}")
     if icon is Bonus.DRAW:

@@ -85,7 +85,12 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
         drawn += more
     player.hand += drawn
     if drawn < n:
-        trail.rule("draw.reshuffle", f"{who_name}'s draw deck and discard pile are both empty: {drawn} of {n} drawn.")
+        # open.draw-both-empty: draw.reshuffle rebuilds an empty deck; it says nothing of an empty discard too
+        trail.open(
+            "open.draw-both-empty",
+            f"{who_name}'s draw deck and discard pile are both empty: {drawn} of {n} drawn (the pages do not say "
+            "what a draw with no cards left does; only the cards there were are counted).",
+        )
     return drawn
 
 

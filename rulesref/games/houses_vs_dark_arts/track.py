@@ -123,14 +123,32 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
     starts the last-hand phase (victory.end-of-track). ``cause`` is a key of ADVANCING.
     """
     track = s.path
-    if track is None:
-        trail.rule("path.marker", f"The Dark Arts Marker advances {spaces} space(s) ({ADVANCING.get(cause, cause)}).")
+    start = None if track is None else track.marker
+    moved = f"{_upper(ADVANCING.get(cause, cause))} advances the Dark Arts Marker {spaces} space(s)"
+    moved += "" if start is None else f" from space {start}"
+    if cause == "effect":
+        # open.event-spaces: the pages name only two things that advance the Marker; a card
+        # or event effect doing so is the situation as given, not a rule of path.marker
+        trail.open(
+            "open.event-spaces",
+            moved + ", as the situation gives: the known pages name only a House Replenish and the full set of "
+            "House Markers as advancing it, so this advance is taken as given.",
+        )
+    else:
+        trail.rule("path.marker", moved + ".")
+    if track is None or start is None:
         return
-    start = track.marker
-    trail.rule(
-        "path.marker",
-        f"{_upper(ADVANCING.get(cause, cause))} advances the Dark Arts Marker {spaces} space(s) from space {start}.",
-    )
+    overflow = spaces > track.length - start
+    if overflow and trail.choice("path-overflow") == "not-made":
+        # open.path-overflow: the pages say what reaching the last space does, not what an
+        # advance beyond it does
+        trail.reading(
+            "path-overflow",
+            f"An advance of {spaces} from space {start} would go past the last Path space ({track.length}): "
+            "an advance larger than the spaces left is not made.",
+            clause="open.path-overflow",
+        )
+        raise trail.refuse(f"Under reading path-overflow=not-made the Marker cannot advance {spaces} space(s).")
     entered = s.facts.setdefault("zones-entered", [])
     reached = s.facts.setdefault("events-reached", [])
     resolved = s.facts.setdefault("events-resolved", [])
@@ -154,9 +172,16 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
         else:
             last_space(s, trail)
     track.marker = end
-    if spaces > end - start:
-        trail.rule("path.marker", f"The Marker is on the last space ({track.length}) and moves no further.")
-    trail.rule("path.marker", f"The Marker now stands on space {track.marker} ({track.zone()} zone).")
+    if overflow:
+        # open.path-overflow: stopping on the last space is the reading's (default stops-at-last)
+        trail.reading(
+            "path-overflow",
+            f"The Marker is on the last space ({track.length}) and moves no further.",
+            clause="open.path-overflow",
+        )
+    # path.zones: the pages do not say where the zones lie, so a zone is named only when given
+    zone = f" ({track.zone()} zone)" if track.orange is not None or track.red is not None else ""
+    trail.rule("path.marker", f"The Marker now stands on space {track.marker}{zone}.")
 
 
 def _passed(track: Track, start: int, end: int) -> list[tuple[int, str]]:
@@ -211,8 +236,13 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
         clause="open.event-spaces",
     )
     if option == "every-advance":
-        # path.event-space: the event procedure, as the Replenish case describes it
-        trail.rule("path.event-space", f"The event on space {space} is resolved as after a House Replenish.")
+        # path.event-space describes the House Replenish case only: applying its procedure
+        # to this advance is the reading's, not the clause's rule
+        trail.reading(
+            "event-trigger",
+            f"The event on space {space} is resolved as after a House Replenish.",
+            clause="path.event-space",
+        )
     return option == "every-advance"
 
 

@@ -124,12 +124,23 @@ def judge_result(
     replaced = _replaced_damage(enc, earlier, k) if result.reroll and earlier is not None else []
     answered = [p for p in enc.plays if p.source is not None and p.source in {d.id for d in replaced}]
     if answered:
-        return judge.illegal(
-            "check.sub-steps",
+        # no source gives the reroll a last moment: the ruling rests on a reading with no default
+        late = (
             f"{said} again as a reroll after {answered[0].by} played {answered[0].card} against the damage of the "
-            "roll it would replace: suffering damage is the check's last sub-step, and a check does not go back "
-            "from it to rolling.",
+            "roll it would replace"
         )
+        after = judge.by_reading(
+            "reroll-after-damage",
+            "open.reroll-after-damage",
+            legal={"allowed": f"{late}: the reroll rule sets no moment, so the check may still be rolled again."},
+            illegal={
+                "refused": f"{late}: with its damage already answered the check has moved past its roll, and a reroll "
+                "would go back to it."
+            },
+            about=late,
+        )
+        if after is not Verdict.LEGAL:
+            return after
     if n == 1 and result.by != enc.who:
         return judge.illegal(
             "step.attempt-check",
@@ -185,13 +196,14 @@ def judge_result(
         verdict = judge.legal("check.choose-fail", f"{said} and chooses to fail: the result is 0, and the check fails.")
     elif result.reroll and earlier is not None:
         dropped = "".join(
-            f"; the {d.amount} {d.type.capitalize()} damage of the replaced roll is not dealt"
+            f"; the {d.amount} {d.type.capitalize()} damage was worked out from the replaced roll's result, so it "
+            "goes with that result and is not dealt"
             if d.amount is not None
-            else "; the damage of the replaced roll is not dealt"
+            else "; the damage was worked out from the replaced roll's result, so it goes with it and is not dealt"
             for d in replaced
         )
         verdict = judge.legal(
-            "check.hero-point", f"{said} again as a reroll (such as a hero point) and {outcome}{dropped}."
+            "check.hero-point", f"{said} again, a reroll of its dice with a hero point, and {outcome}{dropped}."
         )
     elif n > 1 and result.by != enc.who:
         verdict = judge.legal(
@@ -320,5 +332,7 @@ def judge_damage(
             },
         )
         return Verdict.LEGAL
-    clause = SIDE_STEP_CLAUSE.get(step, "check.damage" if step in CHECK_STEPS else "damage.responses")
+    # damage.responses says what may respond to damage; the side steps' own rule text is
+    # not in the sources, so their clauses are not cited for it
+    clause = "check.damage" if step in CHECK_STEPS else "damage.responses"
     return judge.legal(clause, f"{said}; cards that reduce this type of damage (or any damage) may respond to it.")

@@ -361,7 +361,11 @@ class Walk:
                 if verdict is not Verdict.LEGAL:
                     return verdict
                 return self._evaded(judge)
-            return judge.illegal("step.evasion", f"{said}: {s.card.name} says it cannot be evaded.")
+            # golden.cannot-beats-can: the card's "cannot" wins over the evasion card's "can"
+            return judge.illegal(
+                "golden.cannot-beats-can",
+                f"{said}: {s.card.name} says it cannot be evaded, and 'cannot' wins over 'can'.",
+            )
         if enc.number == 1:
             verdict = judge.by_reading(
                 "avenger-evade",

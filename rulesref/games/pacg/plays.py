@@ -171,7 +171,8 @@ def _relevance(
         return judge.illegal(
             "check.sub-steps",
             f"{said} on {what} after its dice were rolled: cards and powers that affect a check are played before "
-            "the dice are assembled and rolled, and the check's sub-steps come in order.",
+            "the dice are assembled and rolled, by the order of the sub-step titles with each process finished "
+            "before the next.",
         )
     return None
 
