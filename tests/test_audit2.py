@@ -98,10 +98,13 @@ def test_an_event_reached_by_an_advance_other_than_a_replenish_rests_on_event_tr
     assert resolved and all(s.basis is Basis.READING and s.reading == "event-trigger=every-advance" for s in resolved)
 
 
-def test_an_advance_past_the_last_space_stops_there_only_by_a_named_reading() -> None:
+def test_an_advance_past_the_last_space_is_undetermined_unless_a_reading_is_chosen() -> None:
     ruling = _rule(HVDA, "probe-advance-past-last-space")
-    assert ruling.verdict is Verdict.LEGAL and ruling.readings.get("path-overflow") == "stops-at-last"
-    stop = [s for s in ruling.steps if "moves no further" in s.says]
+    assert ruling.verdict is Verdict.UNDETERMINED and "path-overflow" not in ruling.readings
+    assert any(s.basis is Basis.OPEN and s.clause == "open.path-overflow" for s in ruling.steps)
+    stops = _rule(HVDA, "probe-advance-past-last-space-stops")
+    assert stops.verdict is Verdict.LEGAL and stops.readings.get("path-overflow") == "stops-at-last"
+    stop = [s for s in stops.steps if "moves no further" in s.says]
     assert stop and all(s.basis is Basis.READING and s.clause == "open.path-overflow" for s in stop)
 
 

@@ -53,18 +53,27 @@ def _check_json(path: Path) -> dict[str, object]:
 # --- the Dark Arts Path ---------------------------------------------------------------
 
 
-def _path_scenario(tmp_path: Path, path: str, advance: str, name: str = "path.yaml") -> Path:
+def _path_scenario(tmp_path: Path, path: str, advance: str, name: str = "path.yaml", readings: str = "") -> Path:
     file = tmp_path / name
     file.write_text(
         "game: houses-vs-dark-arts\ntitle: An advance along the Path\nboard: {grid: 5x4}\n"
         f"houses: [gryffindor, slytherin]\npath: {path}\naction: {{advance: {advance}}}\n"
+        + (f"readings: {readings}\n" if readings else "")
     )
     return file
 
 
 def test_an_advance_of_10_to_the_20_spaces_is_worked_out_not_walked(tmp_path: Path) -> None:
     far = 10**20
-    ruling = _check_json(_path_scenario(tmp_path, f"{{length: {far}, marker: 0, orange: 8, red: 14}}", str(far + 5)))
+    # past the last space: the reading that stops it there (the pages are silent on it)
+    ruling = _check_json(
+        _path_scenario(
+            tmp_path,
+            f"{{length: {far}, marker: 0, orange: 8, red: 14}}",
+            str(far + 5),
+            readings="{path-overflow: stops-at-last}",
+        )
+    )
     state = ruling["state"]
     assert isinstance(state, dict)
     assert state["path"]["marker"] == far
@@ -109,7 +118,8 @@ def test_an_advance_meets_what_a_space_by_space_walk_meets(tmp_path: Path) -> No
         length, marker, orange, red, events, spaces = case
         zones = "".join(f", {k}: {v}" for k, v in (("orange", orange), ("red", red)) if v is not None)
         path = f"{{length: {length}, marker: {marker}, events: {list(events)}{zones}}}"
-        ruling = check_file(_path_scenario(tmp_path, path, f"{{spaces: {spaces}, cause: replenish}}"))
+        advance = f"{{spaces: {spaces}, cause: replenish}}"
+        ruling = check_file(_path_scenario(tmp_path, path, advance, readings="{path-overflow: stops-at-last}"))
         end, entered, reached, last = _step_by_step(*case)
         state = ruling.state
         got = (state["path"]["marker"], state["zones-entered"], state["events-reached"], state.get("phase"))
