@@ -349,27 +349,11 @@ def show(
     with _game_from_env(game):
         g, clause = find_clause(clause_id, _default_game(game))
     if as_json:
-        _emit_json(_clause_json(clause, g))
+        _emit_json(clause.to_json(g.clauses))
     else:
         from rulesref import render
 
         render.clause(g, clause)
-
-
-def _clause_json(clause: Any, game: Any) -> dict[str, Any]:
-    return {
-        "id": clause.id,
-        "game": clause.game,
-        "title": clause.title,
-        "kind": clause.kind,
-        "text": clause.text,
-        "pages": list(clause.pages),
-        "page_note": clause.page_note,
-        "source": list(clause.source),
-        "tags": list(clause.tags),
-        "see": [{"id": s, "title": game.clauses[s].title} for s in clause.see if s in game.clauses],
-        "misreadings": [{"claim": m.claim, "correction": m.correction} for m in clause.misreadings],
-    }
 
 
 @app.command(context_settings={"ignore_unknown_options": True})  # so `page -1` is a page, not an option
@@ -387,7 +371,7 @@ def page(
     with _game_from_env(game):
         found = clauses_on_page(number, _default_game(game))
     if as_json:
-        _emit_json({"page": number, "game": game, "results": [_clause_json(c, g) for g, c in found]})
+        _emit_json({"page": number, "game": game, "results": [c.to_json(g.clauses) for g, c in found]})
     else:
         from rulesref import render
 
@@ -403,21 +387,7 @@ def games(as_json: JsonFlag = False, color: ColorOpt = None) -> None:
         _output(color)
     found = list(all_games())
     if as_json:
-        _emit_json(
-            [
-                {
-                    "id": g.id,
-                    "title": g.title,
-                    "aliases": list(g.aliases),
-                    "pages": list(g.pages),
-                    "clauses": len(g.clauses),
-                    "readings": len(g.readings),
-                    "covers": g.covers,
-                    "leaves_out": [t.topic for t in g.leaves_out],
-                }
-                for g in found
-            ]
-        )
+        _emit_json([g.to_json() for g in found])
     else:
         from rulesref import render
 
@@ -431,18 +401,7 @@ def myths(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = Non
         _output(color)
     found = [(g, m) for g in _games(game) for m in g.misreadings]
     if as_json:
-        _emit_json(
-            [
-                {
-                    "game": g.id,
-                    "claim": m.claim,
-                    "correction": m.correction,
-                    "clause": m.clause,
-                    "pages": list(g.clauses[m.clause].pages),
-                }
-                for g, m in found
-            ]
-        )
+        _emit_json([g.myth_json(m) for g, m in found])
     else:
         from rulesref import render
 
@@ -456,21 +415,7 @@ def readings(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = 
         _output(color)
     found = [r for g in _games(game) for r in g.readings.values()]
     if as_json:
-        _emit_json(
-            [
-                {
-                    "id": r.id,
-                    "game": r.game,
-                    "question": r.question,
-                    "open": r.open,
-                    "clauses": list(r.clauses),
-                    "default": r.default,
-                    "why": r.why,
-                    "options": [{"id": o.id, "says": o.says} for o in r.options],
-                }
-                for r in found
-            ]
-        )
+        _emit_json([r.to_json() for r in found])
     else:
         from rulesref import render
 
@@ -553,36 +498,6 @@ def config_path() -> None:
         print(f'{key} = "{visible(str(value))}"')
 
 
-def _reading_option(values: list[str] | None) -> list[tuple[str, str]]:
-    """``--reading ID=OPTION`` values, read and checked here, in one place, before any file is:
-    the form, an id no game has, an option the reading lacks, one reading chosen twice."""
-    from rulesref.errors import UnknownNameError, did_you_mean
-    from rulesref.games import all_games
-    from rulesref.readings import check_choice, parse_override
-
-    chosen: dict[str, str] = {}
-    for text in values or []:
-        rid, option = parse_override(text)
-        if chosen.get(rid, option) != option:
-            raise RulesrefError(f"reading {rid!r} chosen twice ({chosen[rid]}, {option})", field="--reading")
-        chosen[rid] = option
-        owners = [g for g in all_games() if rid in g.readings]
-        if not owners:
-            known = [r for g in all_games() for r in g.readings]
-            raise UnknownNameError(
-                f"unknown reading {rid!r}",
-                field="--reading",
-                hint=did_you_mean(rid, known) or "see `rulesref readings`",
-            )
-        for game in owners:
-            try:
-                check_choice(game, rid, option)
-            except RulesrefError as exc:
-                exc.field = "--reading"
-                raise
-    return list(chosen.items())
-
-
 @app.command()
 def check(
     ctx: typer.Context,
@@ -614,13 +529,14 @@ def check(
     """Rule on described situations: the legal outcome, step by step, citing pages."""
     from rulesref import render
     from rulesref.games import all_games
-    from rulesref.lookup import SCHEMA_VERSION
+    from rulesref.readings import read_overrides
     from rulesref.referee import Crash, check_many
+    from rulesref.ruling import unreadable_json
 
     if color is not None:
         _output(color)
-    all_games()  # a broken rule pack is one error line for the run, not one per scenario file
-    overrides = _reading_option(reading)
+    # a broken rule pack is one error line for the run, not one per scenario file
+    overrides = read_overrides(reading or [], list(all_games()))
     found = list(_scenario_files([*(paths or []), *_example_files(ctx, example, paths)]))
     files = [path for path, problem in found if problem is None and str(path) != STDIN]
     # the engine draws the board only for the rulings shown in full
@@ -639,13 +555,11 @@ def check(
                 continue
             if not isinstance(result, RulesrefError):
                 rulings.append(result)
-                entries.append({"schema_version": SCHEMA_VERSION, **result.to_json(), "error": None})
+                entries.append(result.to_json())
                 continue
             problem = result
         errors.append(problem)
-        entries.append(
-            {"schema_version": SCHEMA_VERSION, "file": problem.file or str(path), "error": _error_json(problem)}
-        )
+        entries.append(unreadable_json(problem, str(path)))
         if not as_json:
             _error(problem)
     if as_json:
@@ -662,17 +576,6 @@ def check(
         raise typer.Exit(Exit.BAD_INPUT)
     if any(r.expect is not None and not r.expect.ok for r in rulings):
         raise typer.Exit(Exit.FAILED)
-
-
-def _error_json(exc: RulesrefError) -> dict[str, Any]:
-    """An unreadable file's entry in `check --json`: where, and what is wrong (docs/json.md)."""
-    return {
-        "file": exc.file,
-        "line": exc.line,
-        "column": exc.column,
-        "field": exc.field,
-        "message": exc.message + (f"; {exc.hint}" if exc.hint else ""),
-    }
 
 
 def _stdin_ruling(overrides: list[tuple[str, str]]) -> Any:

@@ -458,12 +458,8 @@ def _miss(out: _Lines, a: Answer, quiet: bool) -> None:
         out.para(_w(_capital(a.covers) + "."))
     if a.suggestions:
         out.para(_w("Nearest topics:"))
-        for s in a.suggestions:
-            title, _, sid = s.rpartition(" (")
-            if title and sid.endswith(")"):
-                out.para(_w(title), _a(f"({sid}", "dim"), indent=2, lead="• ")
-            else:
-                out.para(_w(s), indent=2, lead="• ")
+        for sid, title in a.suggestions:
+            out.para(_w(title), _a(f"({sid})", "dim"), indent=2, lead="• ")
     if not a.covers:
         out.para(_w("Try other words, or `rulesref page N` to browse a page."))
 
@@ -646,15 +642,8 @@ def ruling(r: Ruling) -> None:
 
 
 def deciding(r: Ruling) -> tuple[Step, ...]:
-    """The steps the verdict rests on: for ``undetermined`` the open question; for ``illegal``
-    the step that broke the rules (a PACG event marked ``illegal:``, else the step that ended
-    the ruling, as Houses vs. Dark Arts ends on it); for ``legal``, every step."""
-    if r.verdict.value == "undetermined":
-        return tuple(s for s in r.steps if s.basis.value == "open")[:1] or r.steps[-1:]
-    if r.verdict.value == "illegal":
-        broke = [s for s in r.steps if "illegal:" in s.says]
-        return tuple(broke) or r.steps[-1:]
-    return r.steps
+    """The steps the verdict rests on, as the ruling marks them (``decides``)."""
+    return tuple(s for s in r.steps if s.decides)
 
 
 def deciding_pages(r: Ruling) -> tuple[int, ...]:
@@ -665,10 +654,10 @@ def _ruling(out: _Lines, r: Ruling) -> None:
     out.blank()
     out.para(_a(r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), _w(r.title, "bold"))
     out.body(r.summary)
-    decided = deciding(r)
     if r.verdict.value != "legal":
-        for d in decided:
-            n = r.steps.index(d) + 1
+        for n, d in enumerate(r.steps, 1):
+            if not d.decides:
+                continue
             if d.says.strip() in r.summary:  # the summary says it already (an open question)
                 out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}.", "bold"))
             else:
@@ -695,7 +684,7 @@ def _ruling(out: _Lines, r: Ruling) -> None:
             out.para(_w(f"{cut:,} more steps (--json lists every one)"), indent=2, lead="…".rjust(number) + "  ")
             continue
         basis = "" if s.basis.value == "rule" else (f" [reading {s.reading}]" if s.reading else " [not settled]")
-        mark = "bold" if s in decided and r.verdict.value != "legal" else ""
+        mark = "bold" if s.decides and r.verdict.value != "legal" else ""
         out.para(
             _w(s.says + basis, mark),
             *_cite(s.clause, s.pages),
