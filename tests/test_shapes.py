@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from rulesref import fields
 from rulesref.clause import SCHEMA_VERSION
 from rulesref.corpus import Game
 from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError
@@ -19,7 +20,10 @@ from rulesref.lookup import Answer
 from rulesref.readings import choose, read_overrides
 from rulesref.referee import check_file
 from rulesref.ruling import Basis, Illegal, RulingStep, Trail, Undetermined, Verdict, deciding, unreadable_json
+from rulesref.source import Loaded
 from tests.conftest import ROOT
+
+QUOTE = "write it in quotes if it really is text"
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +197,74 @@ def test_reading_choices_are_checked_once_before_any_file(hvda: Game) -> None:
         read_overrides(["backtrack=no-revisit", "backtrack=no-reverse"], games)
     # what read_overrides let through is only sorted by game here
     assert choose(hvda, [("backtrack", "no-reverse"), ("after-win", "turn-continues")]) == {"backtrack": "no-reverse"}
+
+
+# --- the field reader names what a field holds ------------------------------------------
+
+
+def _loaded(data: object) -> Loaded:
+    return Loaded(data, "f.yaml", {}, {})
+
+
+@pytest.mark.parametrize(
+    ("read", "message", "hint"),
+    [
+        (
+            lambda d: fields.text(d, ("x",), 5, "the card's name"),
+            "expected the card's name, got a whole number 5",
+            QUOTE,
+        ),
+        (
+            lambda d: fields.text(d, ("x",), 2.5, "a name", hint="names: a"),
+            "expected a name, got a number 2.5",
+            "names: a",
+        ),
+        (lambda d: fields.text(d, ("x",), [], "a name"), "expected a name, got a list", None),
+        (lambda d: fields.text(d, ("x",), "  ", "a name"), "expected a name, got empty text", None),
+        (
+            lambda d: fields.choice(d, ("x",), "Banee", ("boon", "bane"), "card kind"),
+            "unknown card kind 'Banee'",
+            "did you mean 'bane'?",
+        ),
+        (
+            lambda d: fields.choice(d, ("x",), "x", ("boon", "bane"), "card kind"),
+            "unknown card kind 'x'",
+            "one of: boon, bane",
+        ),
+        (
+            lambda d: fields.choice(d, ("x",), 3, ("boon",), "card kind"),
+            "expected card kind, got a whole number 3",
+            "one of: boon",
+        ),
+        (
+            lambda d: fields.count(d, ("x",), -1, what="the damage"),
+            "expected the damage (a whole number, 0 or more), got -1",
+            None,
+        ),
+        (
+            lambda d: fields.mapping(d, ("x",), None, ("a", "b"), "a check"),
+            "expected a mapping for a check, got nothing",
+            "keys: a, b",
+        ),
+        (
+            lambda d: fields.mapping(d, ("x",), {"c": 1}, ("a", "b"), "a check"),
+            "unknown key 'c' in a check",
+            "keys: a, b",
+        ),
+    ],
+)
+def test_a_field_is_refused_naming_what_it_holds(read: object, message: str, hint: str | None) -> None:
+    with pytest.raises(ScenarioError) as err:
+        read(_loaded({"x": {"c": 1}}))  # type: ignore[operator]
+    assert (err.value.message, err.value.hint) == (message, hint)
+
+
+def test_a_choice_is_read_lowercase_and_a_kind_names_numbers() -> None:
+    assert fields.choice(_loaded({}), ("x",), " Bane ", ("boon", "bane"), "card kind") == "bane"
+    assert [fields.kind(v) for v in (1, 1.5, True, None, "a")] == [
+        "a whole number",
+        "a number",
+        "true/false",
+        "nothing",
+        "text",
+    ]
