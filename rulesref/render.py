@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does n
 
     from rulesref.corpus import Clause, Game, Misreading, Reading
     from rulesref.lookup import Answer, Hit
-    from rulesref.ruling import Ruling, Step
+    from rulesref.ruling import Ruling, RulingStep
 
 
 WIDTH = 80
@@ -641,7 +641,7 @@ def ruling(r: Ruling) -> None:
     out.show()
 
 
-def deciding(r: Ruling) -> tuple[Step, ...]:
+def deciding(r: Ruling) -> tuple[RulingStep, ...]:
     """The steps the verdict rests on, as the ruling marks them (``decides``)."""
     return tuple(s for s in r.steps if s.decides)
 
@@ -672,7 +672,7 @@ def _ruling(out: _Lines, r: Ruling) -> None:
             out.para(_w(f"… {len(changes) - len(shown)} more (--json has the whole state)", "dim"), indent=2)
     if r.picture:  # drawn by the engine when the ruling is shown in full (never asked for here)
         out.verbatim(r.picture, "cyan")
-    steps: list[tuple[int, Step | None]] = list(enumerate(r.steps, 1))
+    steps: list[tuple[int, RulingStep | None]] = list(enumerate(r.steps, 1))
     cut = 0
     if len(steps) > STEPS_SHOWN:  # a track of 10,000 Event Spaces: the start and the end say it
         cut = len(steps) - STEPS_SHOWN
