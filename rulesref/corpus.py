@@ -438,10 +438,7 @@ def _read_readings(doc: Loaded, game: str) -> list[Reading]:
             options.append(Option(str(key), " ".join(says.split())))
         default = f.value.get("default")
         if default is not None and (not isinstance(default, str) or default not in options_raw):
-            raise f.fail(
-                "default",
-                f"default {default!r} is not one of the options",
-            )
+            raise f.fail("default", f"default {default!r} is not one of the options")
         out.append(
             Reading(
                 id=f.text("id"),

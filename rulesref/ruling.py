@@ -133,7 +133,7 @@ class Ruling:
     summary: str
     steps: tuple[RulingStep, ...]
     """What the referee applied, in order; those the verdict rests on have ``decides`` set
-    (made so on construction: ``deciding``)."""
+    (made so on construction: ``mark_deciding``)."""
     state: dict[str, Any] = field(default_factory=dict)
     """The situation after the action, in the scenario's own shape."""
     expect: Expectation | None = None
@@ -147,7 +147,7 @@ class Ruling:
     shown (not serialised): a renderer shows it and never calls back into an engine."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "steps", deciding(self.verdict, self.steps))
+        object.__setattr__(self, "steps", mark_deciding(self.verdict, self.steps))
 
     @property
     def pages(self) -> tuple[int, ...]:
@@ -178,7 +178,7 @@ def unreadable_json(error: RulesrefError, file: str) -> dict[str, Any]:
     return {"schema_version": SCHEMA_VERSION, "file": error.file or file, "error": error.to_json()}
 
 
-def deciding(verdict: Verdict, steps: tuple[RulingStep, ...]) -> tuple[RulingStep, ...]:
+def mark_deciding(verdict: Verdict, steps: tuple[RulingStep, ...]) -> tuple[RulingStep, ...]:
     """``steps`` with those the verdict rests on marked ``decides``.
 
     The Trail marks them as the engine rules: the step that forbids the action
@@ -187,16 +187,13 @@ def deciding(verdict: Verdict, steps: tuple[RulingStep, ...]) -> tuple[RulingSte
     one, the verdict rests on its last settling step (an ``illegal`` verdict), or on the
     first question left open (``undetermined``); a ``legal`` verdict rests on every step.
     """
-    if any(s.decides for s in steps):
+    if not steps or any(s.decides for s in steps):
         return steps
     if verdict is Verdict.LEGAL:
-        chosen = range(len(steps))
-    else:
-        opened = [i for i, s in enumerate(steps) if s.basis is Basis.OPEN]
-        chosen = range(len(steps) - 1, len(steps))
-        if verdict is Verdict.UNDETERMINED and opened:
-            chosen = range(opened[0], opened[0] + 1)
-    return tuple(replace(s, decides=True) if i in chosen else s for i, s in enumerate(steps))
+        return tuple(replace(s, decides=True) for s in steps)
+    opened = [i for i, s in enumerate(steps) if s.basis is Basis.OPEN]
+    at = opened[0] if verdict is Verdict.UNDETERMINED and opened else len(steps) - 1
+    return (*steps[:at], replace(steps[at], decides=True), *steps[at + 1 :])
 
 
 # --- what an engine rules on, returns, and cites through ----------------------------------
@@ -311,7 +308,7 @@ class Trail:
         the option in force without recording a step (to decide what to say).
 
     The steps that forbid the action and the open question a ruling ends on are marked
-    ``decides``: the verdict rests on them (``deciding`` marks the rest).
+    ``decides``: the verdict rests on them (``mark_deciding`` marks the rest).
 
     The referee catches an Illegal or Undetermined that ends the ruling; an engine that
     must finish its own Outcome first (to draw its picture, say) catches them itself and

@@ -19,7 +19,7 @@ from rulesref.games import all_games, find_game
 from rulesref.lookup import Answer
 from rulesref.readings import choose, read_overrides
 from rulesref.referee import check_file
-from rulesref.ruling import Basis, Illegal, RulingStep, Trail, Undetermined, Verdict, deciding, unreadable_json
+from rulesref.ruling import Basis, Illegal, RulingStep, Trail, Undetermined, Verdict, mark_deciding, unreadable_json
 from rulesref.source import Loaded
 from tests.conftest import ROOT
 
@@ -161,12 +161,12 @@ def _steps(*bases: Basis) -> tuple[RulingStep, ...]:
 def test_an_engine_that_marks_nothing_rests_on_its_last_or_first_open_step(
     verdict: Verdict, bases: tuple[Basis, ...], marked: list[bool]
 ) -> None:
-    assert [s.decides for s in deciding(verdict, _steps(*bases))] == marked
+    assert [s.decides for s in mark_deciding(verdict, _steps(*bases))] == marked
 
 
 def test_marks_the_engine_made_are_kept() -> None:
     steps = (*_steps(Basis.RULE), RulingStep("illegal: x", "move.walls", (10,), decides=True), *_steps(Basis.RULE))
-    assert deciding(Verdict.ILLEGAL, steps) == steps
+    assert mark_deciding(Verdict.ILLEGAL, steps) == steps
 
 
 def test_each_illegal_pacg_event_decides_and_is_printed_so(cli) -> None:

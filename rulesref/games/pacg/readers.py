@@ -46,22 +46,16 @@ class Reader:
     def number(self, path: PathKey, value: Any, what: str) -> int:
         return fields.count(self.doc, path, value, what=what)
 
-    def names(self, path: PathKey, value: Any) -> list[str]:
+    def names(self, path: PathKey, value: Any, what: str = "a character name") -> list[str]:
+        """One name or a list of them (nothing: none)."""
         if value is None:
             return []
         items = value if isinstance(value, list) else [value]
-        return [
-            self.text((*path, i) if isinstance(value, list) else path, v, "a character name")
-            for i, v in enumerate(items)
-        ]
+        return [self.text((*path, i) if isinstance(value, list) else path, v, what) for i, v in enumerate(items)]
 
     def words(self, path: PathKey, value: Any, what: str) -> frozenset[str]:
-        if value is None:
-            return frozenset()
-        items = value if isinstance(value, list) else [value]
-        return frozenset(
-            self.text((*path, i) if isinstance(value, list) else path, v, what).lower() for i, v in enumerate(items)
-        )
+        """``names``, lowercase."""
+        return frozenset(name.lower() for name in self.names(path, value, what))
 
     def choice(self, path: PathKey, value: Any, options: tuple[str, ...], what: str) -> str:
         return fields.choice(self.doc, path, value, options, what)
