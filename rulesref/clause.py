@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+SCHEMA_VERSION = 1
+"""The version of the JSON contracts of `ask` and `check` (docs/json.md): raised when a key
+changes meaning or goes; adding a key does not raise it."""
 
 
 def rules_root() -> Path:
@@ -91,6 +96,9 @@ class Misreading(NamedTuple):
     clause: str
     """Id of the clause that corrects it."""
 
+    def to_json(self) -> dict[str, Any]:
+        return {"claim": self.claim, "correction": self.correction}
+
 
 class Clause(NamedTuple):
     """One rule (or one question the rules leave open), in the project's own words."""
@@ -125,3 +133,19 @@ class Clause(NamedTuple):
     """Where it rests in the shared sources: references such as ``000:9`` or ``pacg:2.2 [R]``."""
     roles: tuple[tuple[str, str], ...] = ()
     """Who acts, where the clause's meaning depends on it (frames.py): ``(("mover", "house"), ...)``."""
+
+    def to_json(self, clauses: Mapping[str, Clause]) -> dict[str, Any]:
+        """The `show`/`page --json` shape; ``clauses`` (its game's) give the titles of those it sees."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "title": self.title,
+            "kind": self.kind,
+            "text": self.text,
+            "pages": list(self.pages),
+            "page_note": self.page_note,
+            "source": list(self.source),
+            "tags": list(self.tags),
+            "see": [{"id": s, "title": clauses[s].title} for s in self.see if s in clauses],
+            "misreadings": [m.to_json() for m in self.misreadings],
+        }

@@ -508,36 +508,6 @@ def config_path() -> None:
         print(f'{key} = "{visible(str(value))}"')
 
 
-def _reading_option(values: list[str] | None) -> list[tuple[str, str]]:
-    """``--reading ID=OPTION`` values, read and checked here, in one place, before any file is:
-    the form, an id no game has, an option the reading lacks, one reading chosen twice."""
-    from rulesref.errors import UnknownNameError, did_you_mean
-    from rulesref.games import all_games
-    from rulesref.readings import check_choice, parse_override
-
-    chosen: dict[str, str] = {}
-    for text in values or []:
-        rid, option = parse_override(text)
-        if chosen.get(rid, option) != option:
-            raise RulesrefError(f"reading {rid!r} chosen twice ({chosen[rid]}, {option})", field="--reading")
-        chosen[rid] = option
-        owners = [g for g in all_games() if rid in g.readings]
-        if not owners:
-            known = [r for g in all_games() for r in g.readings]
-            raise UnknownNameError(
-                f"unknown reading {rid!r}",
-                field="--reading",
-                hint=did_you_mean(rid, known) or "see `rulesref readings`",
-            )
-        for game in owners:
-            try:
-                check_choice(game, rid, option)
-            except RulesrefError as exc:
-                exc.field = "--reading"
-                raise
-    return list(chosen.items())
-
-
 @app.command()
 def check(
     ctx: typer.Context,
@@ -570,12 +540,13 @@ def check(
     from rulesref import render
     from rulesref.contract import error_entry, ruling_entry
     from rulesref.games import all_games
+    from rulesref.readings import read_overrides
     from rulesref.referee import Crash, check_many
 
     if color is not None:
         _output(color)
-    all_games()  # a broken rule pack is one error line for the run, not one per scenario file
-    overrides = _reading_option(reading)
+    # a broken rule pack is one error line for the run, not one per scenario file
+    overrides = read_overrides(reading or [], list(all_games()))
     found = list(_scenario_files([*(paths or []), *_example_files(ctx, example, paths)]))
     files = [path for path, problem in found if problem is None and str(path) != STDIN]
     # the engine draws the board only for the rulings shown in full

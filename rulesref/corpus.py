@@ -114,6 +114,19 @@ class Reading:
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.id == name), None)
 
+    def to_json(self) -> dict[str, Any]:
+        """The `readings --json` shape."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "question": self.question,
+            "open": self.open,
+            "clauses": list(self.clauses),
+            "default": self.default,
+            "why": self.why,
+            "options": [{"id": o.id, "says": o.says} for o in self.options],
+        }
+
 
 class NotInPack(CorpusError):
     """A clause or reading the engine cites that the rule pack does not have.
@@ -179,6 +192,24 @@ class Game:
     @property
     def misreadings(self) -> list[Misreading]:
         return [m for c in self.clauses.values() for m in c.misreadings]
+
+    def to_json(self) -> dict[str, Any]:
+        """The `games --json` shape: who the game is and what its pack covers."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "pages": list(self.pages),
+            "clauses": len(self.clauses),
+            "readings": len(self.readings),
+            "covers": self.covers,
+            "leaves_out": [t.topic for t in self.leaves_out],
+        }
+
+    def myth_json(self, myth: Misreading) -> dict[str, Any]:
+        """One of this game's misreadings as `myths --json` gives it: with its game and the pages corrected."""
+        pages = list(self.clauses[myth.clause].pages)
+        return {"game": self.id, **myth.to_json(), "clause": myth.clause, "pages": pages}
 
 
 # --- reading the files -------------------------------------------------------------
@@ -407,10 +438,7 @@ def _read_readings(doc: Loaded, game: str) -> list[Reading]:
             options.append(Option(str(key), " ".join(says.split())))
         default = f.value.get("default")
         if default is not None and (not isinstance(default, str) or default not in options_raw):
-            raise f.fail(
-                "default",
-                f"default {default!r} is not one of the options",
-            )
+            raise f.fail("default", f"default {default!r} is not one of the options")
         out.append(
             Reading(
                 id=f.text("id"),

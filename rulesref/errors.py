@@ -39,6 +39,16 @@ class RulesrefError(ValueError):
         fields = {"file": self.file, "line": self.line, "column": self.column, "field": self.field, "hint": self.hint}
         return (_rebuild, (type(self), self.message, fields))
 
+    def to_json(self) -> dict[str, object]:
+        """Where, and what is wrong, as `check --json` reports an unreadable file (docs/json.md)."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "field": self.field,
+            "message": self.message + (f"; {self.hint}" if self.hint else ""),
+        }
+
     def where(self) -> str:
         """``file:line:col`` as far as it is known."""
         parts = [self.file or "<input>"]

@@ -7,10 +7,12 @@ the file, the line and the field, and for an unknown key a near-miss "did you me
 ``Fields(doc, path, allowed)``
     the mapping at ``path``: unknown keys refused, required keys demanded; then
     ``text``, ``words``, ``count``, ``flag``... read one key each.
-``mapping(doc, path, value, allowed)``
-    a value that must be a mapping (or nothing) with only the ``allowed`` keys.
-``refuse_unknown_keys``, ``count``, ``flag``, ``kind``
-    the single checks, for readers that walk a value of their own shape.
+``mapping(doc, path, value, allowed, what=None)``
+    a value that must be a mapping (or nothing, unless it is ``what``) with only the
+    ``allowed`` keys.
+``text``, ``count``, ``choice``, ``flag``, ``refuse_unknown_keys``, ``kind``
+    the single checks, for readers that walk a value of their own shape; ``what`` names
+    what the field holds (``expected the card's name, got a whole number 5``).
 
 A reader passes ``cls`` (CorpusError for a rule pack); scenarios get ScenarioError.
 """
@@ -26,11 +28,14 @@ if TYPE_CHECKING:  # the YAML reader itself is not needed to read what it loaded
     from rulesref.source import Loaded, PathKey
 
 
+_KINDS = {dict: "a mapping", list: "a list", str: "text", bool: "true/false", int: "a whole number", float: "a number"}
+
+
 def kind(value: Any) -> str:
-    """What a value is, in words: ``a mapping``, ``a list``, ``text``, ``nothing``..."""
+    """What a value is, in words: ``a mapping``, ``a list``, ``text``, ``a whole number``, ``nothing``..."""
     if value is None:
         return "nothing"
-    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), type(value).__name__)
+    return _KINDS.get(type(value), type(value).__name__)
 
 
 def refuse_unknown_keys(
@@ -60,23 +65,56 @@ def refuse_unknown_keys(
             )
 
 
-def mapping(doc: Loaded, path: PathKey, value: Any, allowed: Sequence[str]) -> dict[str, Any]:
-    """``value`` as a mapping with only ``allowed`` keys; nothing reads as an empty mapping."""
-    if value is None:
+def mapping(doc: Loaded, path: PathKey, value: Any, allowed: Sequence[str], what: str | None = None) -> dict[str, Any]:
+    """``value`` as a mapping with only ``allowed`` keys; nothing reads as an empty mapping.
+
+    With ``what`` (``a check``) the value must be there, and every refusal names it."""
+    if value is None and what is None:
         return {}
     if not isinstance(value, dict):
-        raise doc.error(path, f"expected a mapping with some of: {', '.join(allowed)}")
-    refuse_unknown_keys(doc, path, value, allowed)
+        if what is None:
+            raise doc.error(path, f"expected a mapping with some of: {', '.join(allowed)}")
+        raise doc.error(path, f"expected a mapping for {what}, got {kind(value)}", hint=f"keys: {', '.join(allowed)}")
+    refuse_unknown_keys(doc, path, value, allowed, what=what, keys="keys" if what else None)
     return value
 
 
-def count(doc: Loaded, path: PathKey, value: Any, top: int | None = None) -> int:
-    """A whole number >= 0 (and <= top), or a ScenarioError at that field."""
+def count(doc: Loaded, path: PathKey, value: Any, top: int | None = None, what: str | None = None) -> int:
+    """A whole number >= 0 (and <= top), or a ScenarioError at that field (naming ``what`` it counts)."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise doc.error(path, f"expected a whole number 0 or more, got {value!r}")
+        said = f"{what} (a whole number, 0 or more)" if what else "a whole number 0 or more"
+        raise doc.error(path, f"expected {said}, got {value!r}")
     if top is not None and value > top:
         raise doc.error(path, f"expected at most {top}, got {value!r}")
     return value
+
+
+def text(doc: Loaded, path: PathKey, value: Any, what: str, hint: str | None = None, key: bool = False) -> str:
+    """A name or a line of text, its spaces made single: never a number YAML read from it.
+
+    ``hint`` (the names that fit, where there is a list of them) follows the refusal of a
+    number; ``key`` is for a name written as a mapping key.
+    """
+    if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
+        raise doc.error(path, f"expected {what}, got {kind(value)}", key=key)
+    if not isinstance(value, str):
+        # A number is no name (`character: 2.5`): refused, not turned back into text, which
+        # may not be what was typed (YAML reads 2.50 as 2.5).
+        hint = hint or "write it in quotes if it really is text"
+        raise doc.error(path, f"expected {what}, got {kind(value)} {value!r}", hint=hint, key=key)
+    words = " ".join(value.split())
+    if not words:
+        raise doc.error(path, f"expected {what}, got empty text", key=key)
+    return words
+
+
+def choice(doc: Loaded, path: PathKey, value: Any, options: Sequence[str], what: str) -> str:
+    """One of ``options`` (lowercase), or an error at the field offering the nearest."""
+    listed = f"one of: {', '.join(options)}"
+    word = text(doc, path, value, what, hint=listed).lower()
+    if word not in options:
+        raise doc.error(path, f"unknown {what} {value!r}", hint=did_you_mean(word, options) or listed)
+    return word
 
 
 def flag(doc: Loaded, path: PathKey, value: Any) -> bool:

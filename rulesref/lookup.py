@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulesref import cache, frames, index
-from rulesref.clause import Clause, Misreading, rules_root
+from rulesref.clause import SCHEMA_VERSION, Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, RulesrefError, UnknownNameError, did_you_mean
 
 MIN_SCORE = 0.2
@@ -152,8 +152,8 @@ class Answer(NamedTuple):
     hits: tuple[Hit, ...]
     message: str | None = None
     """Why there are no hits."""
-    suggestions: tuple[str, ...] = ()
-    """The nearest topics when there are no hits, as ``title (id)``."""
+    suggestions: tuple[tuple[str, str], ...] = ()
+    """The nearest topics when there are no hits, as ``(id, title)``."""
     covers: str | None = None
     """When the question is about what the packs leave out: what they do cover, in a line."""
 
@@ -165,22 +165,9 @@ class Answer(NamedTuple):
             "game": self.game,
             "results": [h.to_json() for h in self.hits],
             "message": self.message,
-            "suggestions": [_suggestion_json(s) for s in self.suggestions],
+            "suggestions": [{"id": sid, "title": title} for sid, title in self.suggestions],
             "covers": self.covers,
         }
-
-
-SCHEMA_VERSION = 1
-"""The version of the JSON contracts of `ask` and `check` (docs/json.md): raised when a key
-changes meaning or goes; adding a key does not raise it."""
-
-
-def _suggestion_json(text: str) -> dict[str, str]:
-    """A nearest topic, ``title (id)``, as the object the contract gives: {id, title}."""
-    title, _, rest = text.rpartition(" (")
-    if not title or not rest.endswith(")"):
-        return {"id": "", "title": text}
-    return {"id": rest[:-1], "title": title}
 
 
 def normalise(text: str) -> str:
@@ -376,7 +363,7 @@ def _topic(g: dict[str, Any], ci: int) -> str:
     return str(marshal.loads(g["clauses"][ci])["topic"])
 
 
-def _near_topics(games: list[dict[str, Any]], clauses: list[_Scored]) -> tuple[str, ...]:
+def _near_topics(games: list[dict[str, Any]], clauses: list[_Scored]) -> tuple[tuple[str, str], ...]:
     """The nearest topics offered with a refusal: only those near enough (NEAR)."""
     return tuple(_suggestion(games[r.game], r.clause) for r in clauses[:SUGGESTIONS] if r.own >= NEAR)
 
@@ -538,9 +525,9 @@ def _hit(g: dict[str, Any], r: _Scored, asserts: bool) -> Hit:
     return Hit(clause, r.score, misreading)
 
 
-def _suggestion(g: dict[str, Any], ci: int) -> str:
+def _suggestion(g: dict[str, Any], ci: int) -> tuple[str, str]:
     c = _clause(g, ci)
-    return f"{c.title} ({c.id})"
+    return c.id, c.title
 
 
 def _clause(g: dict[str, Any], ci: int) -> Clause:

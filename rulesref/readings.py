@@ -7,7 +7,7 @@ from a scenario's ``readings:`` block and is overridden by ``--reading ID=OPTION
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rulesref.corpus import Game, Reading
 from rulesref.errors import RulesrefError, UnknownNameError, did_you_mean
@@ -38,11 +38,32 @@ def check_choice(game: Game, rid: str, option: str) -> Reading:
     return reading
 
 
+def read_overrides(values: Iterable[str], games: Sequence[Game]) -> list[tuple[str, str]]:
+    """``--reading ID=OPTION`` values, read and checked here, in one place, before any file is:
+    the form, an id no game has, an option the reading lacks, one reading chosen twice."""
+    chosen: dict[str, str] = {}
+    for text in values:
+        rid, option = parse_override(text)
+        if chosen.get(rid, option) != option:
+            raise RulesrefError(f"reading {rid!r} chosen twice ({chosen[rid]}, {option})", field="--reading")
+        chosen[rid] = option
+        owners = [g for g in games if rid in g.readings]
+        if not owners:
+            known = [r for g in games for r in g.readings]
+            raise UnknownNameError(
+                f"unknown reading {rid!r}",
+                field="--reading",
+                hint=did_you_mean(rid, known) or "see `rulesref readings`",
+            )
+        for game in owners:
+            try:
+                check_choice(game, rid, option)
+            except RulesrefError as exc:
+                exc.field = "--reading"
+                raise
+    return list(chosen.items())
+
+
 def choose(game: Game, overrides: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """Validated CLI overrides for this game, id -> option (unknown ids for other games skipped)."""
-    out = {}
-    for rid, option in overrides:
-        if rid in game.readings:
-            check_choice(game, rid, option)
-            out[rid] = option
-    return out
+    """The overrides (as ``read_overrides`` checked them) that choose this game's readings, id -> option."""
+    return {rid: option for rid, option in overrides if rid in game.readings}

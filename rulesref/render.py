@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does n
 
     from rulesref.corpus import Clause, Game, Misreading, Reading
     from rulesref.lookup import Answer, Hit
-    from rulesref.ruling import Ruling, Step
+    from rulesref.ruling import Ruling, RulingStep
 
 
 WIDTH = 80
@@ -458,12 +458,8 @@ def _miss(out: _Lines, a: Answer, quiet: bool) -> None:
         out.para(_w(_capital(a.covers) + "."))
     if a.suggestions:
         out.para(_w("Nearest topics:"))
-        for s in a.suggestions:
-            title, _, sid = s.rpartition(" (")
-            if title and sid.endswith(")"):
-                out.para(_w(title), _a(f"({sid}", "dim"), indent=2, lead="• ")
-            else:
-                out.para(_w(s), indent=2, lead="• ")
+        for sid, title in a.suggestions:
+            out.para(_w(title), _a(f"({sid})", "dim"), indent=2, lead="• ")
     if not a.covers:
         out.para(_w("Try other words, or `rulesref page N` to browse a page."))
 
@@ -650,16 +646,9 @@ def ruling(r: Ruling) -> None:
     out.show()
 
 
-def deciding(r: Ruling) -> tuple[Step, ...]:
-    """The steps the verdict rests on: for ``undetermined`` the open question; for ``illegal``
-    the step that broke the rules (a PACG event marked ``illegal:``, else the step that ended
-    the ruling, as Houses vs. Dark Arts ends on it); for ``legal``, every step."""
-    if r.verdict.value == "undetermined":
-        return tuple(s for s in r.steps if s.basis.value == "open")[:1] or r.steps[-1:]
-    if r.verdict.value == "illegal":
-        broke = [s for s in r.steps if "illegal:" in s.says]
-        return tuple(broke) or r.steps[-1:]
-    return r.steps
+def deciding(r: Ruling) -> tuple[RulingStep, ...]:
+    """The steps the verdict rests on, as the ruling marks them (``decides``)."""
+    return tuple(s for s in r.steps if s.decides)
 
 
 def deciding_pages(r: Ruling) -> tuple[int, ...]:
@@ -672,10 +661,10 @@ def _ruling(out: _Lines, r: Ruling) -> None:
     out.body(r.summary)
     if r.readings:  # the printed rules stop here: say which interpretation the verdict took
         out.para(_w("Rests on readings:", "bold yellow"), *(_a(f"{k}={v}", "yellow") for k, v in r.readings.items()))
-    decided = deciding(r)
     if r.verdict.value != "legal":
-        for d in decided:
-            n = r.steps.index(d) + 1
+        for n, d in enumerate(r.steps, 1):
+            if not d.decides:
+                continue
             if d.says.strip() in r.summary:  # the summary says it already (an open question)
                 out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}.", "bold"))
             else:
@@ -690,7 +679,7 @@ def _ruling(out: _Lines, r: Ruling) -> None:
             out.para(_w(f"… {len(changes) - len(shown)} more (--json has the whole state)", "dim"), indent=2)
     if r.picture:  # drawn by the engine when the ruling is shown in full (never asked for here)
         out.verbatim(r.picture, "cyan")
-    steps: list[tuple[int, Step | None]] = list(enumerate(r.steps, 1))
+    steps: list[tuple[int, RulingStep | None]] = list(enumerate(r.steps, 1))
     cut = 0
     if len(steps) > STEPS_SHOWN:  # a track of 10,000 Event Spaces: the start and the end say it
         cut = len(steps) - STEPS_SHOWN
@@ -702,7 +691,7 @@ def _ruling(out: _Lines, r: Ruling) -> None:
             out.para(_w(f"{cut:,} more steps (--json lists every one)"), indent=2, lead="…".rjust(number) + "  ")
             continue
         basis = "" if s.basis.value == "rule" else (f" [reading {s.reading}]" if s.reading else " [not settled]")
-        mark = "bold" if s in decided and r.verdict.value != "legal" else ""
+        mark = "bold" if s.decides and r.verdict.value != "legal" else ""
         out.para(
             _w(s.says + basis, mark),
             *_cite(s.clause, s.pages),

@@ -9,12 +9,13 @@ referee (referee.py) turns the engine's ``Outcome`` and the Trail into a ``Rulin
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rulesref.clause import SCHEMA_VERSION
 from rulesref.corpus import NotInPack
-from rulesref.errors import ScenarioError, did_you_mean
+from rulesref.errors import RulesrefError, ScenarioError, did_you_mean
 
 if TYPE_CHECKING:
     from rulesref.corpus import Game, Reading
@@ -59,6 +60,8 @@ class RulingStep:
     basis: Basis = Basis.RULE
     reading: str | None = None
     """``id=option`` when the step rests on a reading."""
+    decides: bool = False
+    """Whether the verdict rests on this step (``Ruling.steps`` says for every step)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,11 +70,12 @@ class RulingStep:
             "pages": list(self.pages),
             "basis": self.basis.value,
             "reading": self.reading,
+            "decides": self.decides,
         }
 
 
 Step = RulingStep
-"""The older name of RulingStep."""
+"""The older name of RulingStep (referee.py still exports it)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,8 @@ class Ruling:
     verdict: Verdict
     summary: str
     steps: tuple[RulingStep, ...]
+    """What the referee applied, in order; those the verdict rests on have ``decides`` set
+    (made so on construction: ``mark_deciding``)."""
     state: dict[str, Any] = field(default_factory=dict)
     """The situation after the action, in the scenario's own shape."""
     expect: Expectation | None = None
@@ -140,13 +146,18 @@ class Ruling:
     """The engine's drawing of the situation, plain text, made when a full ruling is to be
     shown (not serialised): a renderer shows it and never calls back into an engine."""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "steps", mark_deciding(self.verdict, self.steps))
+
     @property
     def pages(self) -> tuple[int, ...]:
         """Every page cited by a step, in order."""
         return tuple(sorted({p for s in self.steps for p in s.pages}))
 
     def to_json(self) -> dict[str, Any]:
+        """One `check --json` entry (docs/json.md); ``error`` is null for a ruling."""
         return {
+            "schema_version": SCHEMA_VERSION,
             "file": self.file,
             "game": self.game,
             "title": self.title,
@@ -158,7 +169,31 @@ class Ruling:
             "readings": self.readings,
             "expect": self.expect.to_json() if self.expect else None,
             "claims": [c.to_json() for c in self.claims],
+            "error": None,
         }
+
+
+def unreadable_json(error: RulesrefError, file: str) -> dict[str, Any]:
+    """The `check --json` entry in place of a ruling for a file that could not be read."""
+    return {"schema_version": SCHEMA_VERSION, "file": error.file or file, "error": error.to_json()}
+
+
+def mark_deciding(verdict: Verdict, steps: tuple[RulingStep, ...]) -> tuple[RulingStep, ...]:
+    """``steps`` with those the verdict rests on marked ``decides``.
+
+    The Trail marks them as the engine rules: the step that forbids the action
+    (``illegal``, ``forbidden``, ``refuse``, a reading's option that forbids it) and the
+    open question an ``undetermined`` ends on. Where the engine gave its verdict without
+    one, the verdict rests on its last settling step (an ``illegal`` verdict), or on the
+    first question left open (``undetermined``); a ``legal`` verdict rests on every step.
+    """
+    if not steps or any(s.decides for s in steps):
+        return steps
+    if verdict is Verdict.LEGAL:
+        return tuple(replace(s, decides=True) for s in steps)
+    opened = [i for i, s in enumerate(steps) if s.basis is Basis.OPEN]
+    at = opened[0] if verdict is Verdict.UNDETERMINED and opened else len(steps) - 1
+    return (*steps[:at], replace(steps[at], decides=True), *steps[at + 1 :])
 
 
 # --- what an engine rules on, returns, and cites through ----------------------------------
@@ -253,12 +288,16 @@ class Trail:
     ``raise trail.illegal(clause, says, summary=None)``
         the rule step that forbids the action; the ruling ends ``illegal`` with the
         situation unchanged. ``raise trail.refuse(summary)`` ends it so after a step
-        already recorded (a reading's, say).
-    ``reading(reading, says, clause=None) -> option``
+        already recorded (a reading's, say), which the verdict then rests on.
+    ``forbidden(clause, says)``
+        the rule step that forbids one of several things the engine rules on; the ruling
+        goes on (the engine gives the verdict).
+    ``reading(reading, says, clause=None, forbids=()) -> option``
         a step resting on a named reading. ``says`` is the step's words, or a mapping
-        option -> words: the option in force is chosen once and its words recorded. An
+        option -> words: the option in force is chosen once and its words recorded.
+        ``forbids``: the options under which the step forbids what it rules on. An
         unchosen reading without a default ends the ruling ``undetermined``.
-    ``reading_or_open(reading, says, clause=None, about="") -> option | None``
+    ``reading_or_open(reading, says, clause=None, about="", forbids=()) -> option | None``
         the same, but an unsettled reading records an open step and returns None: the
         ruling goes on (for an engine that rules on several events at once).
     ``raise trail.undetermined(clause, says)``
@@ -268,7 +307,8 @@ class Trail:
     ``choice(reading) -> option``
         the option in force without recording a step (to decide what to say).
 
-    ``interpret`` is the older name of ``reading`` with plain words, and stays.
+    The steps that forbid the action and the open question a ruling ends on are marked
+    ``decides``: the verdict rests on them (``mark_deciding`` marks the rest).
 
     The referee catches an Illegal or Undetermined that ends the ruling; an engine that
     must finish its own Outcome first (to draw its picture, say) catches them itself and
@@ -290,23 +330,35 @@ class Trail:
         """The printed pages of a clause; NotInPack (a CorpusError) when the pack lacks it."""
         return self.game.clause(clause).pages
 
-    _pages = pages  # the older, private name
+    def _step(self, clause: str, says: str, basis: Basis, reading: str | None = None, decides: bool = False) -> None:
+        self.steps.append(RulingStep(says, clause, self.pages(clause), basis, reading, decides))
 
     def rule(self, clause: str, says: str) -> None:
         """Record a step the cited pages settle."""
-        self.steps.append(RulingStep(says, clause, self.pages(clause), Basis.RULE))
+        self._step(clause, says, Basis.RULE)
 
     def illegal(self, clause: str, says: str, summary: str | None = None) -> Illegal:
         """Record the rule step that forbids the action; returns the Illegal to raise.
 
         ``summary`` is the ruling's one line (``says`` when not given).
         """
-        self.rule(clause, says)
+        self.forbidden(clause, says)
         return Illegal(summary if summary is not None else says)
 
+    def forbidden(self, clause: str, says: str) -> None:
+        """Record the rule step that forbids something the engine rules on, while the ruling goes on."""
+        self.rule(clause, says)  # a rule step, which the verdict rests on
+        self._decides()
+
     def refuse(self, summary: str) -> Illegal:
-        """The Illegal to raise when the step that forbids the action is already recorded."""
+        """The Illegal to raise when the step that forbids the action is already recorded (the last one)."""
+        self._decides()
         return Illegal(summary)
+
+    def _decides(self) -> None:
+        """Mark the step recorded last as one the verdict rests on."""
+        if self.steps:
+            self.steps[-1] = replace(self.steps[-1], decides=True)
 
     def _reading(self, reading: str) -> Reading:
         r = self.game.readings.get(reading)
@@ -328,12 +380,15 @@ class Trail:
             )
         return option
 
-    def reading(self, reading: str, says: str | Mapping[str, str], clause: str | None = None) -> str:
+    def reading(
+        self, reading: str, says: str | Mapping[str, str], clause: str | None = None, forbids: Collection[str] = ()
+    ) -> str:
         """Record a step resting on a reading; returns the option it used.
 
         ``says``: the step's words, or a mapping option -> words (each of the reading's
         options worded; the one in force is recorded). ``clause``: the clause cited, by
-        default the reading's first clause, else its open question.
+        default the reading's first clause, else its open question. ``forbids``: the
+        options under which the step forbids what it rules on.
         """
         option = self.choice(reading)
         r = self._reading(reading)
@@ -344,17 +399,17 @@ class Trail:
                 )
             says = says[option]
         cited = clause or (r.clauses[0] if r.clauses else r.open)
-        step = RulingStep(says, cited, self.pages(cited), Basis.READING, f"{reading}={option}")
+        self._step(cited, says, Basis.READING, f"{reading}={option}", decides=option in forbids)
         self.used[reading] = option
-        self.steps.append(step)
         return option
 
-    def interpret(self, reading: str, says: str, clause: str | None = None) -> str:
-        """``reading`` with plain words (the older name)."""
-        return self.reading(reading, says, clause)
-
     def reading_or_open(
-        self, reading: str, says: str | Mapping[str, str], clause: str | None = None, about: str = ""
+        self,
+        reading: str,
+        says: str | Mapping[str, str],
+        clause: str | None = None,
+        about: str = "",
+        forbids: Collection[str] = (),
     ) -> str | None:
         """``reading``, but an unsettled reading records an open step (``about: `` + the question) and gives None."""
         try:
@@ -362,11 +417,11 @@ class Trail:
         except Undetermined as question:
             self.open(question.clause, (f"{about}: " if about else "") + question.says)
             return None
-        return self.reading(reading, says, clause)
+        return self.reading(reading, says, clause, forbids)
 
     def open(self, clause: str, says: str) -> None:
         """Record an open step (the pages leave it open) while the ruling goes on."""
-        self.steps.append(RulingStep(says, clause, self.pages(clause), Basis.OPEN))
+        self._step(clause, says, Basis.OPEN)
 
     def undetermined(self, clause: str, says: str) -> Undetermined:
         """The Undetermined to raise: the question in ``clause`` is not settled (its open step ends the ruling)."""
@@ -374,8 +429,8 @@ class Trail:
         return Undetermined(clause, says)
 
     def close(self, open_question: Undetermined) -> Outcome:
-        """The ruling an Undetermined ends in: its open step recorded, verdict ``undetermined``."""
-        self.open(open_question.clause, open_question.says)
+        """The ruling an Undetermined ends in: its open step recorded (the verdict rests on it), ``undetermined``."""
+        self._step(open_question.clause, open_question.says, Basis.OPEN, decides=True)
         return Outcome(Verdict.UNDETERMINED, open_question.says, {})
 
     def settle(self, illegal: Illegal) -> Outcome:

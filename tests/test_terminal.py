@@ -219,7 +219,7 @@ def test_render_shows_hostile_values_inert_in_every_view(capsys: pytest.CaptureF
         "brief": lambda: render.brief([ruling]),
         "clause": lambda: render.clause(game, clause),
         "answer": lambda: render.answer(Answer("q", None, (Hit(clause, 1.0, myth),))),
-        "no-answer": lambda: render.answer(Answer("q", None, (), HOSTILE_TEXT, (HOSTILE_TEXT,))),
+        "no-answer": lambda: render.answer(Answer("q", None, (), HOSTILE_TEXT, ((HOSTILE_TEXT, HOSTILE_TEXT),))),
         "page": lambda: render.page(16, [(game, clause)]),
         "myths": lambda: render.myths([(game, myth)]),
         "readings": lambda: render.readings([reading]),

@@ -29,8 +29,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulesref import contract
+from rulesref.clause import SCHEMA_VERSION
 from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError
-from rulesref.lookup import SCHEMA_VERSION
 from rulesref.source import MAX_BYTES
 
 QUESTION_CHARS = 2_000

@@ -2,7 +2,7 @@
 
 PACG rules on every event of an encounter, so an illegal or open event does not end the
 ruling (the Trail's ``illegal`` and ``undetermined`` would): the Judge records the step
-through the Trail and gives the event's verdict back. Where a ruling rests on an open
+through the Trail (``forbidden``, ``open``) and gives the event's verdict back. Where a ruling rests on an open
 question it goes through a reading, each option's verdict and words given as data; with
 no reading chosen and no default, the event is ``undetermined`` and the step names the
 open clause, while the rest of the encounter is still ruled.
@@ -10,7 +10,7 @@ open clause, while the rest of the encounter is still ruled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from rulesref.games.pacg.events import Event
@@ -40,8 +40,8 @@ class Judge:
         return Verdict.LEGAL
 
     def illegal(self, clause: str, says: str) -> Verdict:
-        """Record that the event breaks the rule in ``clause``."""
-        self.note(clause, "illegal: " + says)
+        """Record that the event breaks the rule in ``clause`` (a step the verdict rests on)."""
+        self.trail.forbidden(clause, self.prefix + "illegal: " + says)
         return Verdict.ILLEGAL
 
     def by_reading(
@@ -60,16 +60,21 @@ class Judge:
         event ``undetermined``.
         """
         allowed, refused = self._each(reading, legal), self._each(reading, illegal)
-        option = self.option(reading, clause, allowed | {o: "illegal: " + s for o, s in refused.items()}, about)
+        words = allowed | {o: "illegal: " + s for o, s in refused.items()}
+        option = self.option(reading, clause, words, about, forbids=refused)
         if option is None:
             return Verdict.UNDETERMINED
         return Verdict.LEGAL if option in allowed else Verdict.ILLEGAL
 
-    def option(self, reading: str, clause: str, says: Mapping[str, str] | str, about: str = "") -> str | None:
-        """The option in force for a reading that shapes what happens; None (an open step) when unsettled."""
+    def option(
+        self, reading: str, clause: str, says: Mapping[str, str] | str, about: str = "", forbids: Collection[str] = ()
+    ) -> str | None:
+        """The option in force for a reading that shapes what happens; None (an open step) when unsettled.
+
+        ``forbids``: the options under which the event is illegal."""
         words = {o: self.prefix + s for o, s in says.items()} if isinstance(says, Mapping) else self.prefix + says
         lead = self.prefix + about if about else self.prefix.removesuffix(": ")  # what leads an open step's words
-        return self.trail.reading_or_open(reading, words, clause, lead)
+        return self.trail.reading_or_open(reading, words, clause, lead, forbids)
 
     def open(self, clause: str, says: str) -> None:
         """Record that the pages leave this ruling open."""

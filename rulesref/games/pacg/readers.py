@@ -1,8 +1,9 @@
 """Reading a PACG scenario's fields: typed values, every refusal at the field's line.
 
-The shared field reader (rulesref.fields) refuses unknown keys and reads flags; PACG's
-messages name what a field holds ("expected the card's name, got a whole number 5") and
-offer the names that fit, which this thin layer adds over it.
+The shared field reader (rulesref.fields) reads every field and names what it holds
+("expected the card's name, got a whole number 5"); this layer keeps the document at
+hand, reads names in lists, and checks the characters and locations an event names
+against the scenario's.
 
 An event is declared once, in events.py: each dataclass field carries its YAML key and
 its reader (``fact``), and ``read_declared`` reads any event by walking those fields.
@@ -23,13 +24,6 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 
-def kind(value: Any) -> str:
-    """What a value is, in words (a number is "a whole number" or "a number")."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return "a whole number" if isinstance(value, int) else "a number"
-    return fields.kind(value)
-
-
 class Reader:
     """Typed access to the scenario, with errors at the right line."""
 
@@ -40,66 +34,31 @@ class Reader:
         return self.doc.error(path, message, hint=hint, key=key)
 
     def mapping(self, path: PathKey, value: Any, allowed: tuple[str, ...], what: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(
-                path, f"expected a mapping for {what}, got {kind(value)}", hint=f"keys: {', '.join(allowed)}"
-            )
-        fields.refuse_unknown_keys(self.doc, path, value, allowed, what=what, keys="keys")
-        return value
+        return fields.mapping(self.doc, path, value, allowed, what)
 
     def text(self, path: PathKey, value: Any, what: str, hint: str | None = None, key: bool = False) -> str:
-        """A name or a check line: text, never a number YAML read from it (``2.5``, ``007``).
-
-        ``hint`` (the names that fit, where there is a list of them) follows the refusal of
-        a number; ``key`` is for a name written as a mapping key.
-        """
-        if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
-            raise self.fail(path, f"expected {what}, got {kind(value)}", key=key)
-        if not isinstance(value, str):
-            # A number is no name (`character: 2.5`, `distant: [1, 2]`): refused, not turned
-            # back into text, which may not be what was typed (YAML reads 2.50 as 2.5).
-            raise self.fail(
-                path,
-                f"expected {what}, got {kind(value)} {value!r}",
-                hint=hint or "write it in quotes if it really is text",
-                key=key,
-            )
-        text = " ".join(value.split())
-        if not text:
-            raise self.fail(path, f"expected {what}, got empty text", key=key)
-        return text
+        """A name or a check line: text, never a number YAML read from it (``2.5``, ``007``)."""
+        return fields.text(self.doc, path, value, what, hint, key)
 
     def flag(self, path: PathKey, value: Any) -> bool:
         return fields.flag(self.doc, path, value)
 
     def number(self, path: PathKey, value: Any, what: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise self.fail(path, f"expected {what} (a whole number, 0 or more), got {value!r}")
-        return value
+        return fields.count(self.doc, path, value, what=what)
 
-    def names(self, path: PathKey, value: Any) -> list[str]:
+    def names(self, path: PathKey, value: Any, what: str = "a character name") -> list[str]:
+        """One name or a list of them (nothing: none)."""
         if value is None:
             return []
         items = value if isinstance(value, list) else [value]
-        return [
-            self.text((*path, i) if isinstance(value, list) else path, v, "a character name")
-            for i, v in enumerate(items)
-        ]
+        return [self.text((*path, i) if isinstance(value, list) else path, v, what) for i, v in enumerate(items)]
 
     def words(self, path: PathKey, value: Any, what: str) -> frozenset[str]:
-        if value is None:
-            return frozenset()
-        items = value if isinstance(value, list) else [value]
-        return frozenset(
-            self.text((*path, i) if isinstance(value, list) else path, v, what).lower() for i, v in enumerate(items)
-        )
+        """``names``, lowercase."""
+        return frozenset(name.lower() for name in self.names(path, value, what))
 
     def choice(self, path: PathKey, value: Any, options: tuple[str, ...], what: str) -> str:
-        listed = f"one of: {', '.join(options)}"
-        word = self.text(path, value, what, hint=listed).lower()
-        if word not in options:
-            raise self.fail(path, f"unknown {what} {value!r}", hint=did_you_mean(word, options) or listed)
-        return word
+        return fields.choice(self.doc, path, value, options, what)
 
 
 class People:

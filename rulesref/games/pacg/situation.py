@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rulesref.fields import kind
 from rulesref.games.pacg import events as ev
 from rulesref.games.pacg.cards import BANE_TYPES, BOON_TYPES, DAMAGE_TYPES, Card, Character, Henchman, Kind
 from rulesref.games.pacg.checks import UNKNOWN, Chain, CheckSyntaxError, parse_checks
-from rulesref.games.pacg.readers import EventFields, People, Reader, declared, keys, kind, read_declared
+from rulesref.games.pacg.readers import EventFields, People, Reader, declared, keys, read_declared
 from rulesref.games.pacg.steps import read_step
 from rulesref.ruling import Scenario
 from rulesref.source import Loaded, PathKey
