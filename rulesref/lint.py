@@ -18,13 +18,13 @@ from rulesref.errors import CorpusError, RulesrefError
 from rulesref.games import engine_files, engine_names
 from rulesref.referee import check_file, scenario_files
 
-CITING = {"rule": 0, "illegal": 0, "open": 0, "undetermined": 0}
+CITING = {"rule": 0, "illegal": 0, "forbidden": 0, "open": 0, "undetermined": 0}
 """Trail methods whose first argument is a clause id."""
-READING = {"choice": 0, "reading": 0, "reading_or_open": 0, "interpret": 0, "by_reading": 0, "option": 0}
+READING = {"choice": 0, "reading": 0, "reading_or_open": 0, "by_reading": 0, "option": 0}
 """Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
 WORDED = {"reading", "reading_or_open"}
 """Trail methods whose second argument may word each option of the reading (``{option: says}``)."""
-RULE_STEPS = {"rule", "illegal", "legal", "note"}
+RULE_STEPS = {"rule", "illegal", "forbidden", "legal", "note"}
 """Methods that record a step the printed rules settle (Trail.rule and Trail.illegal, the PACG
 Judge's): an open question cited there would present an unsettled question as a rule."""
 
@@ -88,7 +88,7 @@ def engine_citations(game: Game) -> list[str]:
                 if node.func.attr in RULE_STEPS and cited is not None and cited.kind == "open":
                     problems.append(
                         f"{where}:{node.lineno}: a rule step cites {arg.value!r}, an open question: "
-                        "rest it on a reading (interpret) or make it undetermined"
+                        "rest it on a reading (trail.reading) or make it undetermined"
                     )
                 if node.func.attr in READING and arg.value not in game.readings:
                     problems.append(

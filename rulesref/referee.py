@@ -22,28 +22,11 @@ from rulesref.corpus import NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
 from rulesref.games import all_games, engine_for
 from rulesref.readings import choose
-from rulesref.ruling import (
-    Claim,
-    Engine,
-    Expectation,
-    Illegal,
-    Outcome,
-    Ruling,
-    Step,
-    Trail,
-    Undetermined,
-    Verdict,
-)
+from rulesref.ruling import Claim, Expectation, Illegal, Ruling, Trail, Undetermined, Verdict
 from rulesref.scenario import Scenario, read_scenario
 
-__all__ = [  # Illegal, Outcome, Step, Trail, Undetermined: the older import path of the ruling layer
+__all__ = [
     "Crash",
-    "Engine",
-    "Illegal",
-    "Outcome",
-    "Step",
-    "Trail",
-    "Undetermined",
     "check_file",
     "check_many",
     "compare",

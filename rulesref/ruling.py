@@ -74,10 +74,6 @@ class RulingStep:
         }
 
 
-Step = RulingStep
-"""The older name of RulingStep (referee.py still exports it)."""
-
-
 @dataclass(frozen=True)
 class Claim:
     """A player's reading of the situation, and whether the ruling upholds it.

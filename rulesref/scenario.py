@@ -18,7 +18,7 @@ from rulesref.readings import check_choice
 from rulesref.ruling import ENVELOPE, Scenario, Verdict
 from rulesref.source import Loaded, load_yaml
 
-__all__ = ["ENVELOPE", "Scenario", "check_situation_keys", "read_scenario", "refuse_unknown_keys"]
+__all__ = ["ENVELOPE", "Scenario", "read_scenario"]
 
 EXPECT_KEYS = ("verdict", "pages", "clauses", "state")
 VERDICTS = tuple(v.value for v in Verdict)
@@ -120,8 +120,3 @@ def _pack_lacks(game: Game, cid: str, scenario: str) -> None:
     """Raise the rule pack's fault if its engine cites ``cid``: then the pack lost it, not the scenario."""
     if cid in engine_names(game):
         raise NotInPack.of(game, f"the rule pack has no clause {cid!r}, which its engine cites").ruling(scenario)
-
-
-def check_situation_keys(scenario: Scenario, allowed: tuple[str, ...], required: tuple[str, ...] = ()) -> None:
-    """Refuse top-level keys that are neither envelope nor this game's situation keys (``Scenario.check_keys``)."""
-    scenario.check_keys(allowed, required)

@@ -87,7 +87,7 @@ def test_lint_lists_a_rule_step_citing_an_open_question(tmp_path: Path, monkeypa
     import shutil
 
     from rulesref import lint as lint_mod
-    from rulesref.referee import Trail
+    from rulesref.ruling import Trail
 
     folder = tmp_path / "scenarios" / "houses-vs-dark-arts"
     folder.mkdir(parents=True)
