@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from rulesref.errors import RulesrefError, shorten
+from rulesref.errors import RulesrefError, did_you_mean, shorten
 from rulesref.text import visible
 
 LINE_CHARS = 4096
@@ -183,6 +183,25 @@ def show_pawns(value: Any) -> str:
     return ", ".join(parts)
 
 
+def parse_players(text: str) -> dict[str, dict[str, Any]]:
+    """``gryffindor: hand=2, deck=8; dark-arts: markers=slytherin`` -> the players mapping."""
+    players: dict[str, dict[str, Any]] = {}
+    for part in text.split(";"):
+        who, sep, fields = part.partition(":")
+        if not part.strip():
+            continue
+        if not sep or not who.strip():
+            raise Bad(f"expected PLAYER: hand=3, deck=5, ...; got {shorten(part.strip(), 40)!r}")
+        players[who.strip()] = parse_fields(fields)
+    return players
+
+
+def show_players(value: Any) -> str:
+    if not isinstance(value, dict):
+        return ""
+    return "; ".join(f"{who}: {show_plain(fields)}" for who, fields in value.items())
+
+
 def parse_turn(text: str) -> dict[str, Any] | None:
     """``house gryffindor`` / ``gryffindor`` / ``dark-arts`` -> the turn."""
     words = _words(text)
@@ -211,15 +230,20 @@ def parse_card(text: str) -> int | str:
 
 
 def parse_move(text: str) -> dict[str, Any]:
-    """``g1: a1 b1 c1`` (``passage:e2`` or ``fly:e1`` for a transfer) -> one move."""
-    pid, sep, rest = text.partition(":")
-    if not sep or not pid.strip() or not rest.split():
+    """``g1: a1 b1 c1`` (the colon may be left out; ``passage:e2`` or ``fly:e1`` for a transfer) -> one move."""
+    words = text.replace(",", " ").split()
+    if words and words[0].endswith(":") and len(words[0]) > 1:
+        words[0] = words[0][:-1]
+    elif words and ":" in words[0] and words[0].split(":")[0] not in ("passage", "fly"):
+        first, _, rest = words[0].partition(":")
+        words[:1] = [first, rest] if rest else [first]
+    if len(words) < 2 or words[0] in ("passage", "fly"):
         raise Bad(f"expected PAWN: SPACE SPACE ..., e.g. g1: a1 b1 c1; got {shorten(text, 40)!r}")
     path: list[Any] = []
-    for word in rest.replace(",", " ").split():
+    for word in words[1:]:
         kind, colon, where = word.partition(":")
         path.append({kind: where} if colon and kind in ("passage", "fly") else word)
-    return {"pawn": pid.strip(), "path": path}
+    return {"pawn": words[0], "path": path}
 
 
 def show_move(value: Any) -> str:
@@ -232,7 +256,7 @@ def show_move(value: Any) -> str:
 def parse_replenish(text: str) -> Any:
     """How many cards the House player discards first: a number, all, or none."""
     word = text.strip().lower()
-    if word in NONE_WORDS or word == "0":
+    if word in NONE_WORDS:
         return "replenish"
     if word == "all":
         return {"replenish": {"discard": "all"}}
@@ -321,9 +345,19 @@ def show_event(value: Any) -> str:
     return ""
 
 
+VERDICTS = ("legal", "illegal", "undetermined")
+
+
 def parse_claims(text: str) -> dict[str, str]:
     """``Sam=legal, Alex=illegal``: who says the action is legal, illegal or undetermined."""
-    return {k: str(v) for k, v in parse_pairs(text).items()}
+    claims = {k: str(v).lower() for k, v in parse_pairs(text).items()}
+    for who, says in claims.items():
+        if says not in VERDICTS:
+            near = did_you_mean(says, VERDICTS)
+            raise Bad(
+                f"{who}'s claim must be legal, illegal or undetermined, got {says!r}" + (f"; {near}" if near else "")
+            )
+    return claims
 
 
 def show_claims(value: Any) -> str:
@@ -354,7 +388,7 @@ class Ask:
     """One question: the field it fills, how it is asked, how its answer is read and shown."""
 
     key: str
-    """The field, dotted: ``board.walls``; ``{player}`` is whose turn it is."""
+    """The field, dotted: ``board.walls``."""
     prompt: str
     parse: Callable[[str], Any] = parse_text
     show: Callable[[Any], str] = show_plain
@@ -366,13 +400,6 @@ class Ask:
     when: Callable[[dict[str, Any]], bool] = lambda data: True
     help: str = ""
     """Said once before the question: how to write an answer (a list's items)."""
-
-
-def _turn_player(data: dict[str, Any]) -> str | None:
-    turn = data.get("turn")
-    if not isinstance(turn, dict):
-        return None
-    return "dark-arts" if turn.get("side") == "dark-arts" else str(turn.get("house") or "") or None
 
 
 _TITLE = Ask("title", "What is in question, in a line")
@@ -394,15 +421,22 @@ _PAWNS = Ask(
 _HOUSES = Ask("houses", "Every house in play", parse_spaces, show_plain, optional=True)
 _TRACK = Ask("path", "The Dark Arts Path (length=20, marker=6, ...)", parse_fields, show_plain, optional=True)
 _TURN = Ask("turn", "Whose turn (house NAME, or dark-arts)", parse_turn, show_turn, optional=True)
-_PLAYER = Ask(
-    "players.{player}",
-    "Their cards and tokens (hand=3, deck=5, discard=1, markers=HOUSE ...)",
-    parse_fields,
-    show_plain,
+_PLAYERS = Ask(
+    "players",
+    "Cards and tokens that matter (PLAYER: hand=3, deck=5, discard=1, markers=HOUSE ...; PLAYER: ...)",
+    parse_players,
+    show_players,
     optional=True,
-    when=lambda data: _turn_player(data) is not None,
 )
 _CARD = Ask("action.explore.card.movement", "The card's movement (a number, or 3+3 for a split card)", parse_card)
+_EFFECT = Ask(
+    "action.explore.card.effect",
+    "The colour of the card's effect (white, orange, red), if it has one that matters",
+    parse_text,
+    show_plain,
+    optional=True,
+    when=lambda data: isinstance(_get(data, "action.explore.card"), dict),
+)
 _ALLOWS = Ask(
     "action.explore.card.allows",
     "What its effect allows (obstacle, obstacle:TYPE, fly-off, passage)",
@@ -427,7 +461,7 @@ _RELOCATE = Ask(
     optional=True,
 )
 
-EXPLORE = (_TITLE, _GRID, *_BETWEEN, _PAWNS, _TURN, _PLAYER, _CARD, _ALLOWS, _MOVES, _CLAIMS)
+EXPLORE = (_TITLE, _GRID, *_BETWEEN, _PAWNS, _TURN, _PLAYERS, _CARD, _ALLOWS, _EFFECT, _MOVES, _CLAIMS)
 FORMS: dict[str, tuple[Ask, ...]] = {
     "move": EXPLORE,
     "walls": EXPLORE,
@@ -435,14 +469,29 @@ FORMS: dict[str, tuple[Ask, ...]] = {
     "bonus": EXPLORE,
     "fly-off": EXPLORE,
     "stun": (*EXPLORE[:-1], _RELOCATE, _CLAIMS),
-    "bump": (_TITLE, _GRID, *_BETWEEN, _HOUSES, _PAWNS, _TRACK, _TURN, _PLAYER, _CARD, _ALLOWS, _MOVES, _CLAIMS),
-    "replenish": (
+    "bump": (
         _TITLE,
+        _GRID,
+        *_BETWEEN,
         _HOUSES,
         _PAWNS,
         _TRACK,
         _TURN,
-        _PLAYER,
+        _PLAYERS,
+        _CARD,
+        _ALLOWS,
+        _EFFECT,
+        _MOVES,
+        _CLAIMS,
+    ),
+    "replenish": (
+        _TITLE,
+        Ask("board.grid", "The board's size, COLUMNSxROWS, if it matters", optional=True),
+        _HOUSES,
+        _PAWNS,
+        _TRACK,
+        _TURN,
+        _PLAYERS,
         Ask(
             "action",
             "How many cards the House player discards first (a number, all, or none)",
@@ -455,6 +504,7 @@ FORMS: dict[str, tuple[Ask, ...]] = {
         _TITLE,
         _GRID,
         Ask("board.location", "The assigned location for the Dark Arts win (a space)"),
+        _HOUSES,
         _PAWNS,
         _TRACK,
         Ask(
@@ -625,9 +675,10 @@ class Dispute:
         from rulesref import templates
 
         choices = tuple(t.name for t in templates.topics(game))
+        if name is not None:  # named on the command line: a wrong one is an error there
+            return templates.find_topic(name, game)
         for _ in range(ATTEMPTS):
-            answer = name if name is not None else self.lines.ask("What is the dispute about", choices[0], choices)
-            name = None
+            answer = self.lines.ask("What is the dispute about", choices[0], choices)
             try:
                 return templates.find_topic(answer or choices[0], game)
             except RulesrefError as exc:
@@ -638,8 +689,6 @@ class Dispute:
         data = assemble(game, "", answers)
         if not ask.when(data):
             return None
-        if "{player}" in ask.key:
-            return ask.key.replace("{player}", _turn_player(data) or "")
         return ask.key
 
     def _ask(
@@ -658,7 +707,7 @@ class Dispute:
                 text = self._answer(f"{ask.prompt} {index + 1}", hint, (), ask, allow_done=True)
                 if text is None:
                     break
-                value = self._read(ask, text, f"{key}[{index}]", said)
+                value = self._read(ask, text, f"{key}[{index}]", said, f"{ask.prompt} {index + 1}")
                 if only is not None:
                     out[index] = value
                     break
@@ -667,7 +716,7 @@ class Dispute:
             return
         hint = said.get(key, ask.show(default) if default is not None else "")
         text = self._answer(ask.prompt, hint, ask.choices, ask)
-        answers[key] = self._read(ask, text or "", key, said)
+        answers[key] = self._read(ask, text or "", key, said, ask.prompt)
 
     def _answer(
         self, prompt: str, default: str, choices: tuple[str, ...], ask: Ask, allow_done: bool = False
@@ -679,7 +728,7 @@ class Dispute:
             return default
         return text
 
-    def _read(self, ask: Ask, text: str, key: str, said: dict[str, str]) -> Any:
+    def _read(self, ask: Ask, text: str, key: str, said: dict[str, str], prompt: str) -> Any:
         for _ in range(ATTEMPTS):
             if ask.optional and text.strip().lower() in NONE_WORDS:
                 said[key] = "none"
@@ -688,7 +737,7 @@ class Dispute:
                 value = ask.parse(text)
             except Bad as exc:
                 self.say(f"  {exc}")
-                text = self.lines.ask(ask.prompt, text, ask.choices) or text
+                text = self.lines.ask(prompt, text, ask.choices) or text
                 continue
             said[key] = text.strip()
             return value
