@@ -199,7 +199,7 @@ class Session:
             self.game = self._pick_game(self.wanted)
         except EOFError:
             return 0
-        self.say(f"rulesref: {self.game.title}. Ask a rules question; `help` lists the commands, `quit` leaves.")
+        render.note(f"rulesref: {self.game.title}. Ask a rules question; `help` lists the commands, `quit` leaves.")
         while True:  # ends on quit or the end of the input, each line a command
             try:
                 line = self.lines.command(f"{self.game.id}> ")
@@ -226,7 +226,10 @@ class Session:
             return find_game(wanted)
         ids = tuple(g.id for g in all_games())
         for _ in range(GAME_TRIES):
-            answer = self.lines.ask("Which game", ids[0], ids).strip() or ids[0]
+            try:
+                answer = self.lines.ask("Which game", ids[0], ids).strip() or ids[0]
+            except KeyboardInterrupt:  # Ctrl-C asks again; Ctrl-D (EOFError) leaves
+                continue
             try:
                 return find_game(answer)
             except RulesrefError as exc:

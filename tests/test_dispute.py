@@ -193,7 +193,7 @@ def test_the_board_is_drawn_once_the_pawns_stand_on_it(capsys: pytest.CaptureFix
 
 def test_saving_writes_a_file_check_rules_on_alike(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "wall.yaml"
-    ruling, said = settle("move", [*NEWCOMER_WALL[:-1], "yes", str(target)])
+    ruling, _ = settle("move", [*NEWCOMER_WALL[:-1], "yes", str(target)])
     assert target.is_file()
     again = check_file(target)
     assert again.verdict == ruling.verdict and again.title == ruling.title
@@ -303,5 +303,5 @@ def test_the_answers_read_as_the_scenario_fields() -> None:
     ],
 )
 def test_an_answer_that_cannot_be_read_says_what_was_expected(parse: Any, text: str) -> None:
-    with pytest.raises(dispute.Bad, match="expected|name"):
+    with pytest.raises(dispute.Bad, match=r"expected|name"):
         parse(text)
