@@ -662,9 +662,10 @@ class Dispute:
             try:
                 ruling = rule(data, topic.name)
             except RulesrefError as exc:
-                if not self._again(exc, form, topic, defaults, answers, said):
+                if _asked(exc.field or "", answers) is None:  # no question asks it: say so, keep the answers
                     self._offer_save(data, topic.name, broken=True)
-                    return None
+                    raise
+                self._again(exc, form, topic, defaults, answers, said)
                 continue
             render.ruling(ruling)
             self._offer_save(data, topic.name)
@@ -752,8 +753,9 @@ class Dispute:
             try:
                 drawn = board_picture(assemble(topic.game, topic.name, answers))
             except RulesrefError as exc:
-                if not self._again(exc, form, topic, defaults, answers, said):
-                    return
+                if _asked(exc.field or "", answers) is None:
+                    return  # not a question's field: the ruling will say what it is
+                self._again(exc, form, topic, defaults, answers, said)
                 continue
             if drawn:
                 render.picture(drawn)
@@ -778,7 +780,9 @@ class Dispute:
         if found is None:
             return False
         key, index = found
-        ask = next(a for a in form if self._key(a, answers, topic.game) == key)
+        ask = next((a for a in form if self._key(a, answers, topic.game) == key), None)
+        if ask is None:
+            return False
         self._ask(ask, key, _get(defaults, key), answers, said, only=index)
         return True
 

@@ -437,14 +437,16 @@ def play(game: str | None, answers: Path | None = None, *, debug: bool = False) 
 
 
 def dispute(topic: str | None, game: str | None, answers: Path | None = None, *, debug: bool = False) -> int:
-    """`rulesref dispute [TOPIC]`: one dispute settled from the prompts; 0 when ruled on, 2 when not."""
+    """`rulesref dispute [TOPIC]`: one dispute settled from the prompts, to its exit code (a scenario
+    that cannot be read raises, as `check` reports one)."""
     from rulesref import render
 
     notes: list[str] = []
     render.configure(pager=False)
     lines: Lines = _lines(answers, notes)
     try:
-        ruling = Dispute(lines, print).run(topic, game)
+        # ruled on (whatever the verdict, as with `check`) or pointed at a template: exit 0
+        Dispute(lines, print).run(topic, game)
     except EOFError:
         print()
         raise RulesrefError("the answers ended before the dispute was settled", field="dispute") from None
@@ -452,4 +454,4 @@ def dispute(topic: str | None, game: str | None, answers: Path | None = None, *,
         if debug:
             for note in notes:
                 print(f"rulesref: {note}", file=sys.stderr)
-    return 0 if ruling is not None else 2
+    return 0

@@ -305,3 +305,26 @@ def test_the_answers_read_as_the_scenario_fields() -> None:
 def test_an_answer_that_cannot_be_read_says_what_was_expected(parse: Any, text: str) -> None:
     with pytest.raises(dispute.Bad, match=r"expected|name"):
         parse(text)
+
+
+def test_a_refusal_no_question_asks_is_one_error_line_and_the_answers_can_be_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rulesref.errors import ScenarioError
+
+    def refuse(data: dict[str, Any], topic: str, *, picture: bool = True) -> Any:
+        raise ScenarioError("a fault no prompt can mend", file="<dispute>", field="notes")
+
+    monkeypatch.setattr(dispute, "rule", refuse)
+    target = tmp_path / "kept.yaml"
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join([*NEWCOMER_WALL[:-1], "yes", str(target)]) + "\n", encoding="utf-8")
+    assert run(["dispute", "move", "--answers", str(answers)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == ["Error: <dispute>: notes: a fault no prompt can mend"]
+    assert load_yaml(target).data["board"]["walls"] == ["b1-c1"]  # nothing typed is lost
+
+
+def test_a_topic_without_questions_exits_0_from_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dispute", "villain"]) == 0
+    assert "rulesref new villain" in capsys.readouterr().out
