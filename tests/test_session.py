@@ -316,3 +316,13 @@ def test_the_session_on_a_real_terminal(tmp_path: Path) -> None:
         assert "+can a pawn pass through a wall?" in history and "+why" in history
     finally:
         tmux("kill-server")
+
+
+def test_rulesref_alone_at_a_terminal_opens_the_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulesref import cli
+
+    opened: list[Any] = []
+    monkeypatch.setattr(cli, "_table_terminal", lambda: True)
+    monkeypatch.setattr(session, "play", lambda game, answers, debug=False: opened.append((game, answers)) or 0)
+    assert run([]) == 0
+    assert opened == [(None, None)]
