@@ -676,6 +676,8 @@ def _cache_notes() -> None:
 
 def _run(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if not args and _table_terminal():  # `rulesref` alone at a terminal: the table session
+        argv = args = ["play"]
     _state["debug"] = "--debug" in args
     try:
         code = _command()(args=argv, standalone_mode=False, prog_name="rulesref")
@@ -954,6 +956,55 @@ def serve(
         ) from None
     with _game_from_env(game):
         run_server(host, port, _default_game(game))
+
+
+# --- the table session and the guided dispute (issue 15): rulesref/session.py, dispute.py ----
+
+AnswersOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--answers",
+        metavar="FILE",
+        help="Read the answers from FILE, one a line, instead of the terminal (standard input too, when it is "
+        "not a terminal).",
+    ),
+]
+
+
+def _table_terminal() -> bool:
+    """Standard input and output are both a terminal: someone is at the table to type."""
+    try:
+        return _stdin_is_terminal() and sys.stdin is not None and bool(sys.stdout.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+@app.command()
+def play(game: GameOpt = None, answers: AnswersOpt = None) -> None:
+    """A session at the table: ask question after question, follow up (1, more, why), settle a dispute."""
+    from rulesref.session import play as session
+
+    with _game_from_env(game):
+        code = session(_default_game(game), answers, debug=_debugging())
+    raise typer.Exit(code)
+
+
+@app.command()
+def dispute(
+    topic: Annotated[
+        str | None,
+        typer.Argument(metavar="TOPIC", help="What it is about (`rulesref new --list`); asked if left out."),
+    ] = None,
+    game: GameOpt = None,
+    answers: AnswersOpt = None,
+) -> None:
+    """Settle a dispute by answering a few questions: the scenario is built, ruled on and can be saved."""
+    from rulesref.session import dispute as settle
+
+    with _game_from_env(game):
+        chosen = _games(game)[0].id if _default_game(game) is not None else None
+        code = settle(topic, chosen, answers, debug=_debugging())
+    raise typer.Exit(code)
 
 
 def main() -> NoReturn:

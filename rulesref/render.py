@@ -769,3 +769,45 @@ def _value(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in list(value.items())[:8]) + "}"
     return shorten(str(value), 80)
+
+
+# --- the table session (`rulesref play`) and the guided dispute -------------------------
+
+
+def picture(text: str) -> None:
+    """A board an engine drew (plain text), as a ruling shows it."""
+    out = _Lines()
+    out.verbatim(text, "cyan")
+    out.show()
+
+
+def why(game: Game, c: Clause) -> None:
+    """`why` after an answer: the clauses related to it and the misreadings it corrects."""
+    out = _Lines()
+    out.para(_w(c.title, "bold"), *_cite(c.id, c.pages))
+    see = [s for s in c.see if s in game.clauses]
+    if see:
+        out.para(_w("Related:", "dim"))
+        for s in see:
+            out.para(_w(game.clauses[s].title), *_cite(s, game.clauses[s].pages), indent=2, lead="• ")
+    for m in c.misreadings:
+        out.para(_w("Misreading:", "bold red"), _w(m.claim))
+        out.para(_w("Correction:", "bold"), _w(m.correction), indent=2)
+    if not see and not c.misreadings:
+        out.para(_w("No related clause or misreading is recorded for it.", "dim"))
+    out.show()
+
+
+def numbered(a: Answer) -> None:
+    """The results of a question, numbered, so `1`, `2`... shows one in full."""
+    out = _Lines()
+    for n, h in enumerate(a.hits, 1):
+        out.para(_w(h.clause.title), *_cite(h.clause.id, h.clause.pages), indent=4, lead=f"{n:>2}  ")
+    out.show()
+
+
+def note(text: str) -> None:
+    """A line of the session's own (a hint, what a command needs), dimmed on a terminal."""
+    out = _Lines()
+    out.para(_w(text, "dim"))
+    out.show()
