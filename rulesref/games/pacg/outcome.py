@@ -9,6 +9,7 @@ from __future__ import annotations
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
+from rulesref.ruling import Undetermined
 
 
 def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
@@ -257,7 +258,16 @@ def win(s: Situation, enc: Encounter, judge: Judge) -> None:
 
 
 def _after_win(enc: Encounter, judge: Judge) -> None:
-    """Whether the turn goes on after the win: reading after-win, which has no default."""
+    """Whether the turn goes on after the win: reading after-win, which has no default.
+
+    Unchosen, it is left open without a step: the win itself is settled, and only something
+    the scenario says happens after it (run._after) turns on the reading; the state says
+    the turn is "open"."""
+    try:
+        judge.trail.choice("after-win")
+    except Undetermined:
+        enc.after_win = None
+        return
     enc.after_win = judge.option(
         "after-win",
         "step.nowhere-to-escape",
