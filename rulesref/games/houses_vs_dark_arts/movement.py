@@ -99,12 +99,24 @@ def share_out(s: Situation, trail: Trail, run: Run) -> None:
     costs = [m.cost for m in moves]
     if len(card.parts) == 1:
         if len(moves) > 1:
-            raise trail.illegal(
-                "move.split",
-                f"Only a split card (such as 3 + 3) shares its movement between two pawns; "
-                f"a {card.text()} moves one pawn.",
-                f"a {card.text()} card moves one pawn, not {len(moves)} moves",
+            # the pages give sharing between pawns for a split card only (open.plain-card-pawns)
+            option = trail.reading(
+                "plain-card-pawns",
+                {
+                    "one-pawn": f"Only a split card (such as 3 + 3) shares its movement; a {card.text()} moves "
+                    "one pawn.",
+                    "shared": f"A {card.text()} card may share its movement between two different pawns, "
+                    f"up to {card.total} in all.",
+                },
+                clause="open.plain-card-pawns",
+                forbids=("one-pawn",),
             )
+            if option == "one-pawn":
+                raise trail.refuse(f"a {card.text()} card moves one pawn, not {len(moves)} moves")
+            shared = len(moves) == 2 and moves[0].pawn != moves[1].pawn and sum(costs) <= card.total
+            if not shared:  # beyond what even the sharing reading allows
+                raise trail.refuse(f"a {card.text()} card cannot be shared as {' and '.join(map(str, costs))}")
+            return
         _within(trail, moves[0], card.total, f"the {card.text()} card")
         return
     if len(moves) == 1:
