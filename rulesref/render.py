@@ -498,15 +498,22 @@ def clause(game: Game, c: Clause) -> None:
         out.para(_w("Page note:", "dim"), _w(c.page_note, "dim"))
     if c.source:
         out.para(_w("Rests on:", "dim"), _w("; ".join(_reference(ref) for ref in c.source) + ".", "dim"))
+    _see_and_myths(out, game, c, "See also:")
+    out.show()
+
+
+def _see_and_myths(out: _Lines, game: Game, c: Clause, heading: str) -> bool:
+    """The clause's related clauses under ``heading``, then the misreadings it corrects;
+    whether there was any of either."""
     see = [s for s in c.see if s in game.clauses]
     if see:
-        out.para(_w("See also:", "dim"))
+        out.para(_w(heading, "dim"))
         for s in see:
             out.para(_w(game.clauses[s].title), *_cite(s, game.clauses[s].pages), indent=2, lead="• ")
     for m in c.misreadings:
         out.para(_w("Misreading:", "bold red"), _w(m.claim))
         out.para(_w("Correction:", "bold"), _w(m.correction), indent=2)
-    out.show()
+    return bool(see or c.misreadings)
 
 
 def page(number: int, found: Sequence[tuple[Game, Clause]]) -> None:
@@ -785,15 +792,7 @@ def why(game: Game, c: Clause) -> None:
     """`why` after an answer: the clauses related to it and the misreadings it corrects."""
     out = _Lines()
     out.para(_w(c.title, "bold"), *_cite(c.id, c.pages))
-    see = [s for s in c.see if s in game.clauses]
-    if see:
-        out.para(_w("Related:", "dim"))
-        for s in see:
-            out.para(_w(game.clauses[s].title), *_cite(s, game.clauses[s].pages), indent=2, lead="• ")
-    for m in c.misreadings:
-        out.para(_w("Misreading:", "bold red"), _w(m.claim))
-        out.para(_w("Correction:", "bold"), _w(m.correction), indent=2)
-    if not see and not c.misreadings:
+    if not _see_and_myths(out, game, c, "Related:"):
         out.para(_w("No related clause or misreading is recorded for it.", "dim"))
     out.show()
 
