@@ -21,6 +21,8 @@ Frame keys:
   card            PACG: ``boon`` or ``bane``, when the question names only one kind
   count           ``several`` when the question counts more than one of something
   target-state    ``stunned`` when the pawn ended on already lies stunned
+  asked           the side of the party the question asks after ("where does my pawn go"),
+                  which a clause declaring ``about: mover`` or ``about: target`` fits
 
 The last two are edge cases (EDGES): a clause about one ("more than one Dark Arts pawn",
 "a stunned House pawn") answers only a question that names it, so lookup.py counts a
@@ -153,7 +155,14 @@ def read(
     side_at = {
         m.at: m.value for m in found if m.key == "side" and words[m.at] not in SPEAKER and words[m.at] not in OTHERS
     }
-    bound = _bindings(words, side_at)
+    ends = {m.at: m.end for m in found if m.key == "side"}
+    bound = _bindings(words, side_at, ends)
+    # a move described ("ends on", "lands on") says who moved; only where none is does the
+    # verb say it ("I bumped his pawn"): "my pawn gets stunned" names a result both pawns share
+    moves = any(m.key == "relation" and m.value == "onto" for m in found)
+    deed = None if moves else _deed(words, found, side_at)
+    if deed is not None and deed.speaker is not None:
+        bound.setdefault("speaker", deed.speaker)
     me = bound.get("speaker") or _possessed_side(words, side_at) or speaker
     frame: dict[str, str] = {}
 
@@ -190,6 +199,8 @@ def read(
         if target is not None:
             frame["target"] = target
         break
+    if deed is not None:  # the verb names the deed, and so who did it to whom, whatever the word order
+        frame["mover"], frame["target"] = deed.mover, deed.target
     named = {x for i in parties if i in side_at or possessive[i] or _owns(words, i) if (x := side_of(i)) is not None}
     if "mover" not in frame and len(named) == 1:
         frame["side"] = next(iter(named))
@@ -205,7 +216,118 @@ def read(
     actor = _actor(words, found)
     if actor is not None:
         frame["actor"] = actor
+    asked = _asked(words, parties)
+    if asked is not None and (side := side_of(asked)) is not None:
+        frame["asked"] = side
     return frame
+
+
+class Deed(NamedTuple):
+    """A verb that names what one party did to another ("bumped", "stuns")."""
+
+    mover: str
+    target: str
+    speaker: str | None
+    """The speaker's side, when the speaker is the one who did it or had it done to them."""
+
+
+SUBJECTS = frozenset({"i", "we", "he", "she", "they", "it", "who"})
+DETERMINERS = frozenset({"my", "his", "her", "their", "our", "your", "its", "the", "a", "an", "that", "this"})
+OBJECTS = frozenset({"me", "us", "him", "her", "them", "it"})
+ADVERBS = frozenset({"just", "already", "then", "also", "finally", "accidentally", "first"})
+
+
+def _deed(words: Sequence[str], found: Sequence[Mention], side_at: Mapping[int, str]) -> Deed | None:
+    """A glossary verb whose ``role:`` gives a mover and a target, used as a verb: "I bumped
+    Slytherin's pawn", "my pawn got bumped". "The stunned pawn" and "my bumped pawn" are
+    adjectives, and say nothing of who moved."""
+    implied: dict[int, dict[str, str]] = {}
+    for m in found:
+        if m.key in ("mover", "target"):
+            implied.setdefault(m.at, {})[m.key] = m.value
+    for at, sides in implied.items():
+        if "mover" not in sides or "target" not in sides or at == 0:
+            continue
+        lead = at - 1
+        while lead > 0 and words[lead] in ADVERBS:  # "I just bumped"
+            lead -= 1
+        before = words[lead]
+        passive = before in PASSIVE
+        subject = lead - 1 if passive else lead
+        if subject < 0 or (not passive and before in DETERMINERS):
+            continue
+        head = words[subject]
+        if not (head in SUBJECTS or head in PAWN_NOUNS or subject in side_at or _ends_side(subject, side_at, words)):
+            continue
+        end = next((m.end for m in found if m.at == at), at + 1)
+        if not passive and not _object_follows(words, end, side_at):
+            continue
+        speaker_is = _speaker_in(words, subject)
+        said = None
+        if speaker_is:
+            said = sides["target"] if passive else sides["mover"]
+        elif not passive and end < len(words) and words[end] in SPEAKER:
+            said = sides["target"]  # "he bumped me"
+        return Deed(sides["mover"], sides["target"], said)
+    return None
+
+
+def _ends_side(at: int, side_at: Mapping[int, str], words: Sequence[str]) -> bool:
+    """Whether position ``at`` is the last word of a side phrase ("... dark arts pawn")."""
+    return any(start < at <= start + 3 for start in side_at) and words[at] not in DETERMINERS
+
+
+def _object_follows(words: Sequence[str], end: int, side_at: Mapping[int, str]) -> bool:
+    """Whether a party comes next after a verb: "bumped Slytherin's pawn", "stunned him"."""
+    for j in range(end, min(end + 3, len(words))):
+        if j in side_at or words[j] in OBJECTS or words[j] in OTHERS or words[j] in SPEAKER:
+            return True
+        if words[j] not in DETERMINERS and words[j] not in ("just", "one", "of"):
+            return False
+    return False
+
+
+def _speaker_in(words: Sequence[str], subject: int) -> bool:
+    """Whether the subject ending at ``subject`` is the speaker: "I", "my pawn", "my house pawn"."""
+    for j in range(subject, max(subject - 4, -1), -1):
+        if words[j] in SPEAKER:
+            return True
+        if words[j] in DETERMINERS or words[j] in SUBJECTS:
+            return False
+    return False
+
+
+ASKED_AFTER = {"to": ("happens", "happen", "happened"), "about": ("what", "how")}
+PLACING = frozenset({"put", "place", "move", "moves", "send", "relocate", "shift", "push", "drop", "park"})
+GOING = frozenset({"go", "goes", "end", "ends", "land", "lands", "wind", "sent", "put", "placed", "moved"})
+
+
+def _asked(words: Sequence[str], parties: Sequence[int]) -> int | None:
+    """The party a question asks after, where it asks where something goes or what becomes of
+    it: "where does my pawn go", "where do I put my guy", "what happens to my figure", "who
+    moves the stunned pawn". None when it asks nothing of the kind."""
+    for i, w in enumerate(words):
+        if w in ("where", "wheres"):
+            rest = range(i + 1, min(i + 8, len(words)))
+            verb = next((j for j in rest if words[j] in GOING | PLACING), None)
+            if verb is None:
+                continue
+            if words[verb] in PLACING:  # "where do I put my pawn": the pawn, not the one placing it
+                after = [p for p in parties if verb < p <= verb + 3]
+                if after:
+                    return after[0]
+            inside = [p for p in parties if i < p < verb]
+            if inside:
+                return inside[0]
+        elif w == "who" and i + 1 < len(words) and words[i + 1] in PLACING:
+            after = [p for p in parties if i + 1 < p <= i + 5]
+            if after:
+                return after[0]
+        elif w in ASKED_AFTER and i > 0 and words[i - 1] in ASKED_AFTER[w]:
+            after = [p for p in parties if i < p <= i + 3]
+            if after:
+                return after[0]
+    return None
 
 
 def _more_than_one(words: Sequence[str]) -> bool:
@@ -235,7 +357,7 @@ def _owns(words: Sequence[str], i: int) -> bool:
     return (w in SPEAKER or w in OTHERS) and i + 1 < len(words) and words[i + 1] in PAWN_NOUNS
 
 
-def _bindings(words: Sequence[str], side_at: Mapping[int, str]) -> dict[str, str]:
+def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[int, int]) -> dict[str, str]:
     """Who plays which side, as the question says: "I'm the DA", "he plays Gryffindor"."""
     out: dict[str, str] = {}
     for i, w in enumerate(words):
@@ -259,9 +381,22 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str]) -> dict[str, str
     for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
         if w == "as" and "speaker" not in out and (i == 0 or words[i - 1] in ("and", "so", "but")):
             at = next((k for k in range(i + 1, min(i + 5, len(words))) if k in side_at), None)
-            if at is not None and any(words[k] == "player" for k in range(at, min(at + 4, len(words)))):
+            if at is None:
+                continue
+            if any(words[k] == "player" for k in range(at, min(at + 4, len(words)))) or _opens_clause(words, ends, at):
                 out["speaker"] = side_at[at]
     return out
+
+
+def _opens_clause(words: Sequence[str], ends: Mapping[int, int], at: int) -> bool:
+    """ "As Dark Arts, Harry's pawn ...", "as the DA can I ...": the side phrase at ``at`` is
+    followed by a new clause (a party or a modal), not by a verb of its own ("as a house pawn
+    moves ...")."""
+    end = ends.get(at, at + 1)
+    if end >= len(words):
+        return False
+    nxt = words[end]
+    return end in ends or nxt in SPEAKER or nxt in OTHERS or nxt in MODALS
 
 
 def _possessed_side(words: Sequence[str], side_at: Mapping[int, str]) -> str | None:
@@ -292,4 +427,21 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
         break
     if encountering is not None and any(w in HELPING for w in words[encountering + 1 :]):
         return "other"
+    if any(w in HELPING and _someone_else(words, i + 1, people) for i, w in enumerate(words)):
+        return "other"  # "can I evade it for my friend"
+    for i, w in enumerate(words):  # "can I play a blessing on her check": another's check
+        if w not in ("on", "to") or i + 2 >= len(words) or words[i + 2] not in ("check", "checks", "roll", "encounter"):
+            continue
+        if words[i + 1] in OTHERS or (i + 1 in people and words[i + 1] not in SPEAKER):
+            return "other"
     return None
+
+
+def _someone_else(words: Sequence[str], at: int, people: set[int]) -> bool:
+    """Whether another character comes next: "for my friend", "for her", "for Kyra"."""
+    for j in range(at, min(at + 3, len(words))):
+        if words[j] in OTHER_PEOPLE or words[j] in OTHERS or j in people:
+            return True
+        if words[j] not in ("my", "a", "the", "our", "another"):
+            return False
+    return False

@@ -72,6 +72,10 @@ ROLE_MATCH = 1.05
 EDGE_UNSTATED = 0.9
 """Score factor of a clause about an edge case (frames.EDGES) the question does not name:
 "Harry stops on Bellatrix's space" is the stun, not the stun of several pawns."""
+ABOUT_MATCH = 1.2
+ABOUT_MISMATCH = 0.9
+"""Score factors of a clause about one party of a move (``about: target``, where the bumped
+pawn goes) when the question asks after that party, or after the other one."""
 LEFT_OUT = 1.5
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
@@ -377,6 +381,19 @@ def _fits(frame: dict[str, str], roles: dict[str, str] | None) -> float:
     """How a clause's declared roles fit the question's frame: a factor on its score."""
     if not roles:
         return 1.0
+    return _roles_fit(frame, roles) * _about_fit(frame, roles)
+
+
+def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
+    """Whether the party a clause is about (``about: target``, the bumped pawn) is the one the
+    question asks after ("where does my pawn go")."""
+    party = roles.get("about")
+    if party is None or "asked" not in frame or party not in roles:
+        return 1.0
+    return ABOUT_MATCH if roles[party] == frame["asked"] else ABOUT_MISMATCH
+
+
+def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
     if any(k in frames.EDGES and k not in frame for k in roles):
         return EDGE_UNSTATED
     shared = [k for k in roles if k in frame]

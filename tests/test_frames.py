@@ -29,7 +29,53 @@ FRAMES = [
     ("A DA pawn stops on my pawn that is already stunned.", {"target-state": "stunned"}),
     ("Lem failed the second check of the chain Valeros encountered.", {"count": "several"}),
     ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
+    # the verb names the deed, and so who moved, and the speaker's side with it
+    ("I just bumped Slytherin's pawn. What happens to my figure?", {"mover": "dark-arts", "asked": "dark-arts"}),
+    ("When my house pawn stuns a death eater, who moves it?", {"mover": "house", "target": "dark-arts"}),
+    ("the dark arts guy bumped me twice this turn", {"mover": "dark-arts", "target": "house"}),
+    # "As Dark Arts," gives the speaker's side without the word "player"
+    ("As Dark Arts, Harry's pawn just landed on my guy.", {"mover": "house", "target": "dark-arts"}),
+    # the party asked after: where it goes, what becomes of it
+    ("Dolohov ended on my Gryffindor pawn. Where do I put my pawn now?", {"asked": "house"}),
+    ("Bellatrix's pawn moved onto Ron's space. Where does Ron go?", {"asked": "house"}),
 ]
+
+OTHER_ACTOR = [
+    "Can I evade the monster for my friend?",
+    "I'm at the same location as Kyra. Can I play a blessing on her check?",
+]
+
+
+@pytest.mark.parametrize("question", OTHER_ACTOR)
+def test_acting_for_another_character_is_read_as_another_actor(question: str) -> None:
+    assert _frame(question, "pacg").get("actor") == "other"
+
+
+NO_DEED = [
+    # an adjective, or a result both pawns share, says nothing of who moved
+    "How do I revive my stunned Hufflepuff pawn?",
+    "Where do bumped pawns go?",
+    "If the Dark Arts lands on my pawn, does my pawn get stunned?",
+]
+
+
+@pytest.mark.parametrize("question", NO_DEED[:2])
+def test_a_stun_or_bump_word_that_is_not_a_verb_names_no_mover(question: str) -> None:
+    assert "mover" not in _frame(question)
+
+
+def test_a_described_move_says_who_moved_over_a_result_word() -> None:
+    frame = _frame(NO_DEED[2])
+    assert (frame["mover"], frame["target"]) == ("dark-arts", "house")
+
+
+def test_a_clause_about_one_party_fits_the_question_asking_after_it() -> None:
+    # the bump as a whole shares every word of the scene; where the bumped pawn goes is asked
+    asked = lookup.ask("A Ravenclaw pawn was landed on by a Dark Arts pawn. Where does the Ravenclaw pawn go?")
+    assert asked.hits[0].clause.id == "bump.great-hall"
+    mine = lookup.ask("After I bump a Hufflepuff pawn as the Dark Arts player, what happens to my own pawn?")
+    assert mine.hits[0].clause.id == "bump.reserve"
+
 
 UNSTATED_EDGES = [
     "Harry stops on Bellatrix's space. Who ends up stunned?",
