@@ -21,7 +21,7 @@ from __future__ import annotations
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
 from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, Check, Situation, Track, name
 from rulesref.games.houses_vs_dark_arts.track import last_space, unlocked
-from rulesref.ruling import Outcome, Trail, Verdict
+from rulesref.ruling import Outcome, Trail, Undetermined, Verdict
 
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
@@ -341,7 +341,26 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
             "The final hands have " + ("" if turn.final_hands_out else "not ") + "run out (as the scenario states).",
         )
         return turn.final_hands_out
-    # open.last-hand: when exactly the final hands have run out
+    held = [(w, p.hand) for w, p in s.players.items() if "hand" in p.given and p.hand]
+    if held:
+        # open.last-hand: on either reading (hands-empty, one-more-round) cards still in hand,
+        # with no word from the table that the round is over, mean the hands have not run out
+        left = ", ".join(f"{name(w)} {n}" for w, n in held)
+        trail.rule(
+            "victory.draw-game",
+            f"Cards still in hand: {left}, and the scenario does not say the final hands have run out "
+            "(turn.final-hands-out): they have not run out.",
+        )
+        return False
+    unsaid_hands = [w for w, p in s.players.items() if "hand" not in p.given]
+    if unsaid_hands and _last_hand_end_chosen(trail) != "one-more-round":
+        # a hand left out counts as 0, but it may hold cards, which would settle the end on either reading
+        raise s.doc.error(
+            ("players", unsaid_hands[0], "hand"),
+            f"how many cards does {name(unsaid_hands[0])} hold? Add hand: N "
+            "(or say turn.final-hands-out): whether every hand is empty decides the end",
+        )
+    # open.last-hand: when exactly the final hands have run out (reading last-hand-end, no default)
     unsaid = "The scenario does not say whether the final hands have run out: "
     option = trail.reading(
         "last-hand-end",
@@ -353,18 +372,17 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
     )
     if option == "one-more-round" or not s.players:
         return False
-    unsaid_hands = [w for w, p in s.players.items() if "hand" not in p.given]
-    if unsaid_hands:
-        # a hand left out counts as 0, but "every hand is empty" must come from the table
-        raise s.doc.error(
-            ("players", unsaid_hands[0], "hand"),
-            f"how many cards does {name(unsaid_hands[0])} hold? Add hand: N "
-            "(or say turn.final-hands-out): whether every hand is empty decides the end",
-        )
-    empty = all(p.hand == 0 for p in s.players.values())
-    left = ", ".join(f"{name(w)} {p.hand}" for w, p in s.players.items() if p.hand)
-    trail.rule("victory.draw-game", "Every hand is empty." if empty else f"Cards still in hand: {left}.")
-    return empty
+    # every hand given is empty (a hand with cards was ruled on above)
+    trail.rule("victory.draw-game", "Every hand is empty.")
+    return True
+
+
+def _last_hand_end_chosen(trail: Trail) -> str | None:
+    """The option of last-hand-end in force, None while it is not chosen (it has no default)."""
+    try:
+        return trail.choice("last-hand-end")
+    except Undetermined:
+        return None
 
 
 def _result_words(result: str) -> str:
