@@ -67,7 +67,9 @@ def test_the_hero_point_reroll_names_the_hero_point_and_not_a_guess() -> None:
     ruling = _rule(PACG, "hero-point-reroll")
     [step] = [s for s in ruling.steps if s.clause == "check.hero-point"]
     assert "such as" not in step.says and "hero point" in step.says
-    assert "worked out from the replaced roll" in step.says
+    # the dropped damage is check.damage's to state (audit3 4.3), not the hero point's
+    assert "worked out from the replaced roll" not in step.says
+    assert any("worked out from the replaced roll" in s.says for s in ruling.steps if s.clause == "check.damage")
 
 
 # --- 4.1 / 4.2 / 4.3 / 5.2: the Dark Arts Path ----------------------------------------

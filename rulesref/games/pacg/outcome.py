@@ -69,16 +69,27 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
             )
             return
         enc.over, enc.at = Over.RESOLVED, Where.VAULT
-        judge.note(
-            "step.resolve-bane",
-            f"Resolve: {card.name} is defeated{by_effect}, so it is banished and the encounter ends.",
-        )
-        if card.villain:  # summoned
+        if card.villain:  # summoned: step.resolve-bane banishes only a bane that is not a villain
+            judge.note(
+                "step.resolve-bane",
+                f"Resolve: {card.name} is defeated{by_effect}; the resolve step banishes a defeated bane only when "
+                "it is not a villain.",
+            )
+            judge.note(
+                "verb.summon",
+                f"{card.name} was summoned: once it is resolved it goes back to the vault, unless the summoning "
+                "card says otherwise.",
+            )
             judge.note(
                 "encounter.summoned-card",
                 f"{card.name} was summoned: it belongs to no location, and defeating a summoned villain never wins "
                 "the scenario.",
             )
+            return
+        judge.note(
+            "step.resolve-bane",
+            f"Resolve: {card.name} is defeated{by_effect}, so it is banished and the encounter ends.",
+        )
         _to_vault(s, judge, f"{card.name} is banished")
         _henchman(s, enc, judge)
         return

@@ -50,7 +50,14 @@ def run(s: Situation, trail: Trail) -> Outcome:
             f"The check line reads as {len(s.chain)} check(s) in a row: {parts}. 'Or' offers a choice within one "
             "check and binds tighter than 'then', which adds the next check; every check must succeed.",
         )
-    if s.card.villain:
+    if s.card.villain and s.card.summoned:
+        # open.summoned-villain-steps: the sources do not say whether they run; asked when an event falls in one
+        opening.note(
+            "encounter.villain-steps",
+            f"{s.card.name} is a villain, so the villain steps are its steps (whether they run for a summoned "
+            "villain, which belongs to no location, is not settled).",
+        )
+    elif s.card.villain:
         opening.note("encounter.villain-steps", f"{s.card.name} is a villain, so the villain steps apply.")
     walks = [Walk(s, trail, Encounter(s.character.name, s.local))]
     verdicts: list[Verdict] = []
