@@ -93,7 +93,7 @@ def dark_arts_won(s: Situation, trail: Trail) -> tuple[bool, str]:
     tokens = _tokens(s, trail, da.progress, da.location_card is not None)
     need = _required(s, trail, da.location_card)
     counted = need is not None and (tokens == 3 or _location(s, required=False) is not None)
-    have = _pawns_at_location(s, trail) if counted else 0
+    have = _pawns_at_location(s, trail, need) if need is not None and counted else 0
     missing = []
     if tokens < 3:
         missing.append(f"it holds {tokens} of 3 Progress Tokens")
@@ -224,11 +224,15 @@ def _location(s: Situation, required: bool = True) -> list[str] | None:
     return list(s.board.location)
 
 
-def _pawns_at_location(s: Situation, trail: Trail) -> int:
+def _pawns_at_location(s: Situation, trail: Trail, need: int) -> int:
     spaces = _location(s) or []
     dark = [p for p in s.pawns.values() if p.side == DARK_ARTS and p.at in spaces]
     stunned = [p.id for p in dark if p.stunned]
-    if stunned:
+    standing = len(dark) - len(stunned)
+    # the reading is asked only where its options rule differently: too few pawns even with the
+    # stunned ones, or enough on one space without them, is the same on either option
+    matters = len(dark) >= need and (len(spaces) > 1 or standing < need)
+    if stunned and matters:
         # open.location-stunned: does a stunned pawn count at the location?
         there = f"Stunned Dark Arts pawns at the location ({', '.join(stunned)}) "
         option = trail.reading(
@@ -300,9 +304,11 @@ def _end(s: Situation, trail: Trail) -> str:
         if track is None:
             raise s.doc.error((), "check: end needs `path:` (length, marker) or turn.phase: last-hands")
         if track.marker < track.length:
+            # victory.end-of-track: only the last Path space starts the last-hand phase (and so a draw)
             trail.rule(
-                "path.marker",
-                f"The Marker is on space {track.marker} of {track.length}: the track has not ended and play goes on.",
+                "victory.end-of-track",
+                f"The Marker is on space {track.marker} of {track.length}, short of the last Path space: the "
+                "last-hand phase has not begun and play goes on.",
             )
             return "none"
         last_space(s, trail)
@@ -310,10 +316,9 @@ def _end(s: Situation, trail: Trail) -> str:
     # victory.no-replenish: in the last-hand phase nobody Replenishes
     trail.rule("victory.no-replenish", "The last-hand phase is under way: no Replenish.")
     if not _final_hands_out(s, trail):
-        trail.rule(
-            "victory.last-hand",
-            "The final hands have not run out: play goes on with the cards in hand, card effects and draw spaces.",
-        )
+        trail.rule("victory.last-hand", "Play goes on with the cards in hand, card effects and draw spaces.")
+        # victory.draw-game: a draw comes only once the final hands have run out
+        trail.rule("victory.draw-game", "The final hands have not run out, so the game is not a draw yet.")
         return "none"
     # open.house-victory: a draw needs that nobody met a victory condition, and the Houses'
     # condition is not in the known pages, so whether they met it is the reading's to say
