@@ -309,10 +309,13 @@ def judge_skip(judge: Judge, s: Situation, enc: Encounter, event: Event, k: int,
             f"{skip.by} does not attempt {check}: every check of the chain must be attempted, even after a "
             "failure, because failing can have its own consequences.",
         )
+    # encounter.purpose: the encountered card must be tried (to acquire or defeat); check.choose-fail
+    # is the way not to succeed
+    judge.note("check.choose-fail", "A character may choose to fail a check; the result is then 0.")
     return judge.illegal(
-        "check.choose-fail",
+        "encounter.purpose",
         f"{skip.by} does not attempt {check}: the check to {_goal(s)} must be attempted, though a character may "
-        "choose to fail it (result 0).",
+        "choose to fail it.",
     )
 
 

@@ -199,7 +199,7 @@ class Walk:
         if step is EncounterStep.WIN:
             return judge.illegal(
                 "step.nowhere-to-escape",
-                f"the party wins only when the villain has nowhere to escape to, and {card.name} escaped.",
+                f"the win step comes only when the villain has nowhere to escape to, and {card.name} escaped.",
             )
         return judge.illegal("step.order", f"the {step.value} step does not apply here.")
 
