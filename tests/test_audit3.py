@@ -75,6 +75,8 @@ NOT_SETTLED = {
     "last-hand-reshuffle": "open 20: may the draw pile still be reshuffled?",
     "great-hall-stunned": "open 22: stunned or active?",
     "draw-both-empty": "row 22 covers an empty deck only",
+    "stunned-at-location": "audit4 1.1(a): the project's own open.location-stunned",
+    "fly-off-protected": "open 14: is a transfer into a Protected Area forbidden?",
 }
 
 
@@ -249,3 +251,89 @@ def test_the_replaced_rolls_damage_is_dropped_by_the_reading_when_the_reading_de
     dropped = [s for s in ruling.steps if "not suffered" in s.says or "not dealt" in s.says]
     assert dropped and all(s.basis is Basis.READING for s in dropped)
     assert dropped[0].reading == "reroll-after-damage=allowed"
+
+
+# --- audit 4 --------------------------------------------------------------------------------
+
+
+def test_a_win_that_turns_on_a_stunned_pawn_is_undetermined() -> None:
+    assert _rule(HVDA, "victory-stunned-pawn-undetermined").verdict is Verdict.UNDETERMINED
+    counted = _rule(HVDA, "victory-stunned-pawn-counts")
+    assert counted.verdict is Verdict.LEGAL and counted.state["result"] == "dark-arts"
+
+
+def test_a_dark_arts_transfer_into_a_protected_area_is_undetermined() -> None:
+    ruling = _rule(HVDA, "probe-fly-off-into-protected")
+    assert ruling.verdict is Verdict.UNDETERMINED and ruling.steps[-1].clause == "open.fly-off"
+
+
+@pytest.mark.parametrize(
+    ("clause", "gone"),
+    [
+        ("move.passage-house-only", "whatever card"),
+        ("move.obstacles-dark-arts", "Protected Areas are not obstacles"),
+    ],
+)
+def test_the_movement_clauses_say_no_more_than_page_000(clause: str, gone: str) -> None:
+    c = load_game(HVDA_PACK).clauses[clause]
+    words = " ".join([c.text, *(m.correction for m in c.misreadings)])
+    assert gone not in " ".join(words.split()) and "No card lets" not in words
+
+
+def test_whether_the_first_encounters_guard_holds_for_the_avenger_is_open() -> None:
+    ruling = _rule(PACG, "avenger-guards-undetermined")
+    assert ruling.verdict is Verdict.UNDETERMINED
+    assert ruling.state["card"]["at"] == "unknown" and ruling.state["win"] == "open"
+    assert not any(s.basis is Basis.RULE and "unguarded again" in s.says for s in ruling.steps)
+    assert _rule(PACG, "avenger-corners-villain").state["card"]["at"] == "escaped"
+    assert _rule(PACG, "avenger-guards-hold").state["win"] is True
+
+
+def test_a_guard_made_again_by_the_avenger_needs_no_reading() -> None:
+    ruling = _rule(PACG, "avenger-guards-again")
+    assert not any(s.reading and s.reading.startswith("avenger-guards=") for s in ruling.steps)
+    assert not any(s.clause == "open.avenger-guards" for s in ruling.steps)
+
+
+def test_the_opening_step_keeps_the_clauses_exception() -> None:
+    ruling = _rule(PACG, "boggart-lem-then-amiri")
+    [step] = [s for s in ruling.steps if s.clause == "encounter.purpose"]
+    assert "may only help" not in step.says and "using powers" not in step.says
+    assert "sequential chain" in step.says
+
+
+def test_after_an_avenger_fails_no_one_may_avenge_again() -> None:
+    ruling = _rule(PACG, "avenge-twice")
+    resolves = [s for s in ruling.steps if s.clause == "step.resolve-bane" and s.says.startswith("Resolve:")]
+    # the original encounter's resolve offers the avenge; the avenger's does not
+    assert len(resolves) == 2
+    assert "may avenge it" in resolves[0].says and "may avenge it" not in resolves[1].says
+    assert any(s.clause == "step.avenge" and "avenged only once" in s.says for s in ruling.steps)
+
+
+@pytest.mark.parametrize(
+    ("name", "clause"),
+    [("end-draw-claimed-too-early", "victory.end-of-track"), ("probe-draw-hands-not-out", "victory.draw-game")],
+)
+def test_the_not_a_draw_rulings_cite_the_draw_rules(name: str, clause: str) -> None:
+    ruling = _rule(HVDA, name)
+    assert ruling.verdict is Verdict.ILLEGAL
+    [step] = [s for s in ruling.steps if s.decides]
+    assert step.clause == clause
+
+
+def test_skipping_the_only_check_is_refused_by_the_encounter_purpose() -> None:
+    ruling = _rule(PACG, "skip-the-only-check")
+    [step] = [s for s in ruling.steps if s.decides]
+    assert step.clause == "encounter.purpose"
+
+
+@pytest.mark.parametrize("option", [None, "turn-continues", "play-stops"])
+def test_an_after_encounter_effect_cancelled_by_the_close_is_illegal_on_any_after_win_reading(
+    option: str | None,
+) -> None:
+    overrides = (("after-win", option),) if option else ()
+    ruling = check_file(PACG / "after-win-effect-cancelled-by-the-close.yaml", overrides)
+    assert ruling.verdict is Verdict.ILLEGAL
+    assert ruling.state["events"][-1] == "illegal"
+    assert not any(s.clause == "open.play-after-win" for s in ruling.steps)
