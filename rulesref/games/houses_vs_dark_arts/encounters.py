@@ -180,8 +180,19 @@ def bump(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn])
     # bump.great-hall: the bumped pawn goes to the Great Hall
     victim.at = s.board.great_hall
     trail.rule("bump.great-hall", f"{victim.id} goes to the Great Hall ({victim.at}).")
-    # open.great-hall: stunned or not on arrival
-    if trail.reading("great-hall-stunned", f"{victim.id} arrives in the Great Hall.") == "stunned":
+    # open.great-hall: stunned or not on arrival (no default: the bump stands, the pawn's state is not stated)
+    arrives = trail.reading_or_open(
+        "great-hall-stunned",
+        {
+            "unchanged": f"{victim.id} arrives in the Great Hall as it was: the bump does not stun it.",
+            "stunned": f"{victim.id} arrives in the Great Hall stunned.",
+        },
+        clause="open.great-hall",
+        about=f"Whether {victim.id} arrives in the Great Hall stunned",
+    )
+    if arrives is None:
+        victim.unstated = victim.unstated | {"stunned"}
+    elif arrives == "stunned":
         victim.stunned = True
     # bump.reserve: the attacker leaves the board
     pawn.at, pawn.stunned = RESERVE, False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HAND_TARGET, Situation, cap_name, name
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HAND_TARGET, Player, Situation, cap_name, name
 from rulesref.games.houses_vs_dark_arts.turns import in_last_hands
 from rulesref.ruling import Trail
 
@@ -61,15 +61,21 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
     if drawn < n and player.discard > 0:
         # open.last-hand: whether the discard pile is still reshuffled in the last-hand phase
         if in_last_hands(s):
-            option = trail.reading(
+            empty = f"{who_name}'s deck is empty in the last-hand phase after {drawn} card(s)"
+            option = trail.reading_or_open(
                 "last-hand-reshuffle",
                 {
-                    "no": f"{who_name}'s deck is empty in the last-hand phase: no reshuffle now, "
-                    f"so the draw stops after {drawn} card(s).",
-                    "yes": "The last-hand phase does not stop the reshuffle.",
+                    "no": f"{empty}: no reshuffle now, so the draw stops there.",
+                    "yes": f"{empty}: the last-hand phase does not stop the reshuffle.",
                 },
                 clause="open.last-hand",
+                about=f"{empty}; whether the discard pile is still reshuffled",
             )
+            if option is None:
+                # the hand, deck and discard pile it leaves are the open question itself
+                player.hand += drawn
+                unstate(player, "hand", "deck", "discard")
+                return drawn
             if option == "no":
                 player.hand += drawn
                 return drawn
@@ -85,13 +91,43 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
         drawn += more
     player.hand += drawn
     if drawn < n:
-        # open.draw-both-empty: draw.reshuffle rebuilds an empty deck; it says nothing of an empty discard too
-        trail.open(
-            "open.draw-both-empty",
-            f"{who_name}'s draw deck and discard pile are both empty: {drawn} of {n} drawn (the pages do not say "
-            "what a draw with no cards left does; only the cards there were are counted).",
-        )
+        return draw_both_empty(trail, player, who_name, drawn, n)
     return drawn
+
+
+def draw_both_empty(trail: Trail, player: Player, who_name: str, drawn: int, n: int) -> int:
+    """Deck and discard pile ran dry after ``drawn`` of ``n`` cards: the reading draw-both-empty.
+
+    draw.reshuffle rebuilds an empty deck and says nothing of an empty discard pile too
+    (open.draw-both-empty). With no reading chosen the action still stands, but the hand and
+    deck it leaves are not stated.
+    """
+    empty = f"{who_name}'s draw deck and discard pile are both empty after {drawn} of {n} card(s)"
+    option = trail.reading_or_open(
+        "draw-both-empty",
+        {
+            "short-draw": f"{empty}: the draw stops there, and the hand keeps the {drawn} card(s) drawn.",
+            "no-draw": f"{empty}: a draw that cannot be made in full is not made, so the {drawn} card(s) "
+            "stay in the deck.",
+        },
+        clause="open.draw-both-empty",
+        about=empty,
+    )
+    if option is None:
+        # how many cards the hand and the deck hold now is the open question itself
+        unstate(player, "hand", "deck")
+        return drawn
+    if option == "no-draw":
+        player.hand -= drawn
+        player.deck += drawn
+        return 0
+    return drawn
+
+
+def unstate(player: Player, *counts: str) -> None:
+    """An open question decides these counts: the state leaves them out, and no later step rules on them."""
+    player.unstated = player.unstated | set(counts)
+    player.given = player.given - set(counts)
 
 
 def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
@@ -114,17 +150,20 @@ def draw_to_five(s: Situation, trail: Trail, who: str, cause: str) -> None:
         "draw.to-five", f"{cap_name(who)} already holds {player.hand} card(s): drawing to {HAND_TARGET} draws nothing."
     )
     if player.hand > HAND_TARGET:
-        # open.hand-limit: is there a maximum hand size?
-        option = trail.reading(
+        # open.hand-limit: is there a maximum hand size? (no default: the draw stands, the hand is not stated)
+        more = f"{cap_name(who)} holds more than {HAND_TARGET}"
+        option = trail.reading_or_open(
             "hand-limit",
             {
-                "no-limit": f"{cap_name(who)} holds more than {HAND_TARGET}: no hand limit applies, so all are kept.",
-                "discard-to-five": f"{cap_name(who)} holds more than {HAND_TARGET}: "
-                f"the hand is discarded down to {HAND_TARGET}.",
+                "no-limit": f"{more}: no hand limit applies, so all are kept.",
+                "discard-to-five": f"{more}: the hand is discarded down to {HAND_TARGET}.",
             },
             clause="open.hand-limit",
+            about=f"{more}; whether a larger hand is kept",
         )
-        if option == "discard-to-five":
+        if option is None:
+            unstate(player, "hand", "discard")
+        elif option == "discard-to-five":
             extra = player.hand - HAND_TARGET
             player.hand, player.discard = HAND_TARGET, player.discard + extra
             s.facts.setdefault("discarded", {})[who] = extra

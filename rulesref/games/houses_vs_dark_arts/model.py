@@ -156,9 +156,12 @@ class Pawn:
     at: str
     """A space id, or ``reserve`` for a Dark Arts pawn off the board."""
     stunned: bool = False
+    unstated: frozenset[str] = frozenset()
+    """What the ruling cannot state of the pawn (an open question decides it): left out of the state."""
 
     def to_state(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"side": self.side, "at": self.at, "stunned": self.stunned}
+        known = {"side": self.side, "at": self.at, "stunned": self.stunned}
+        out: dict[str, Any] = {k: v for k, v in known.items() if k not in self.unstated}
         if self.house:
             out["house"] = self.house
         return out
@@ -187,9 +190,12 @@ class Player:
     given: frozenset[str] = frozenset()
     """The card counts the scenario wrote. One left out counts as 0, but is never the reason
     for a ruling: a step that turns on it asks for it instead."""
+    unstated: frozenset[str] = frozenset()
+    """Card counts the ruling cannot state (an open question decides them): left out of the state."""
 
     def to_state(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"hand": self.hand, "deck": self.deck, "discard": self.discard}
+        counts = {"hand": self.hand, "deck": self.deck, "discard": self.discard}
+        out: dict[str, Any] = {k: v for k, v in counts.items() if k not in self.unstated}
         if self.dark_arts:
             out.update(markers=list(self.markers), progress=self.progress, **{"location-card": self.location_card})
         return out

@@ -374,10 +374,12 @@ def _fly(
             f"{pawn.id} cannot fly off without a card that allows it",
         )
     if here not in board.fly_off:
-        # board.fly-off-points: a Fly Off Point transfer is made from a Fly Off Point
+        # board.fly-off-points: the page does not say where a transfer starts; the shared
+        # list's open 14 presumes the pawn stands on a Fly Off Point, which the clause takes as given
         raise trail.illegal(
             "board.fly-off-points",
-            f"{here} is not a Fly Off Point, and a Fly Off Point transfer is made from one.",
+            f"{here} is not a Fly Off Point; a transfer is taken to start on one (the shared sources list's "
+            "open question 14 presumes the pawn stands on a Fly Off Point).",
             f"{pawn.id} cannot make a Fly Off transfer from {here}, which is not a Fly Off Point",
         )
     if to not in board.fly_off:

@@ -112,4 +112,9 @@ def _names(ids: list[str]) -> str:
 
 def _hand(s: Situation, who: str) -> str:
     p = s.players.get(who)
-    return f"hand {p.hand}, deck {p.deck}, discard {p.discard}" if p is not None else "draws up to five"
+    if p is None:
+        return "draws up to five"
+    if p.unstated:
+        # an open question (draw-both-empty, hand-limit) decides the counts: the summary states none
+        return "the cards it holds afterwards are not settled"
+    return f"hand {p.hand}, deck {p.deck}, discard {p.discard}"

@@ -70,8 +70,8 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
     """Called at the start of an Explore: Illegal when it may not go on.
 
     The Dark Arts Explore is a rule (action.dark-arts-explore); whether it may play a further
-    card (``explore.earlier-cards``) is the reading ``dark-arts-explore-cards`` (default
-    ``one-card``: the page prints "a card"). A House Explore is an open question
+    card (``explore.earlier-cards``) is the reading ``dark-arts-explore-cards`` (no default:
+    "a card" does not say "only one"). A House Explore is an open question
     (open.house-explore): the reading ``house-explore`` (default ``as-dark-arts``) says how it
     is taken, and ``house-explore-cards`` (no default: no page describes the House Explore)
     whether a further card may be played. A scenario without ``turn:`` is not checked.
@@ -94,7 +94,7 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
             cards = trail.reading(
                 "dark-arts-explore-cards",
                 {
-                    "one-card": further + "its Explore plays a card, read as one card, so not allowed.",
+                    "one-card": further + "its Explore plays one card, so a further one is not allowed.",
                     "several-cards": further + "its Explore may play several cards.",
                 },
                 clause="open.dark-arts-explore-cards",
@@ -199,5 +199,6 @@ def another_turn(s: Situation, trail: Trail) -> bool:
         s.facts["another-turn"] = option != "no-chain"
         return option != "no-chain"
     s.facts["another-turn"] = True
-    trail.reading("another-turn", "The bonus gives the player another turn after this one.", clause="open.another-turn")
+    # bonus.icon: the icon gives another turn (what that turn holds, and chaining, is open.another-turn)
+    trail.rule("bonus.icon", "The bonus gives the player another turn after this one.")
     return True

@@ -21,7 +21,7 @@ from __future__ import annotations
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
 from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, Check, Situation, Track, name
 from rulesref.games.houses_vs_dark_arts.track import last_space, unlocked
-from rulesref.ruling import Outcome, Trail, Verdict
+from rulesref.ruling import Outcome, Trail, Undetermined, Verdict
 
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
@@ -93,7 +93,7 @@ def dark_arts_won(s: Situation, trail: Trail) -> tuple[bool, str]:
     tokens = _tokens(s, trail, da.progress, da.location_card is not None)
     need = _required(s, trail, da.location_card)
     counted = need is not None and (tokens == 3 or _location(s, required=False) is not None)
-    have = _pawns_at_location(s, trail) if counted else 0
+    have = _pawns_at_location(s, trail, need) if need is not None and counted else 0
     missing = []
     if tokens < 3:
         missing.append(f"it holds {tokens} of 3 Progress Tokens")
@@ -224,11 +224,15 @@ def _location(s: Situation, required: bool = True) -> list[str] | None:
     return list(s.board.location)
 
 
-def _pawns_at_location(s: Situation, trail: Trail) -> int:
+def _pawns_at_location(s: Situation, trail: Trail, need: int) -> int:
     spaces = _location(s) or []
     dark = [p for p in s.pawns.values() if p.side == DARK_ARTS and p.at in spaces]
     stunned = [p.id for p in dark if p.stunned]
-    if stunned:
+    standing = len(dark) - len(stunned)
+    # the reading is asked only where its options rule differently: too few pawns even with the
+    # stunned ones, or enough on one space without them, is the same on either option
+    matters = len(dark) >= need and (len(spaces) > 1 or standing < need)
+    if stunned and matters:
         # open.location-stunned: does a stunned pawn count at the location?
         there = f"Stunned Dark Arts pawns at the location ({', '.join(stunned)}) "
         option = trail.reading(
@@ -300,9 +304,11 @@ def _end(s: Situation, trail: Trail) -> str:
         if track is None:
             raise s.doc.error((), "check: end needs `path:` (length, marker) or turn.phase: last-hands")
         if track.marker < track.length:
+            # victory.end-of-track: only the last Path space starts the last-hand phase (and so a draw)
             trail.rule(
-                "path.marker",
-                f"The Marker is on space {track.marker} of {track.length}: the track has not ended and play goes on.",
+                "victory.end-of-track",
+                f"The Marker is on space {track.marker} of {track.length}, short of the last Path space: the "
+                "last-hand phase has not begun and play goes on.",
             )
             return "none"
         last_space(s, trail)
@@ -310,10 +316,9 @@ def _end(s: Situation, trail: Trail) -> str:
     # victory.no-replenish: in the last-hand phase nobody Replenishes
     trail.rule("victory.no-replenish", "The last-hand phase is under way: no Replenish.")
     if not _final_hands_out(s, trail):
-        trail.rule(
-            "victory.last-hand",
-            "The final hands have not run out: play goes on with the cards in hand, card effects and draw spaces.",
-        )
+        trail.rule("victory.last-hand", "Play goes on with the cards in hand, card effects and draw spaces.")
+        # victory.draw-game: a draw comes only once the final hands have run out
+        trail.rule("victory.draw-game", "The final hands have not run out, so the game is not a draw yet.")
         return "none"
     # open.house-victory: a draw needs that nobody met a victory condition, and the Houses'
     # condition is not in the known pages, so whether they met it is the reading's to say
@@ -341,7 +346,26 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
             "The final hands have " + ("" if turn.final_hands_out else "not ") + "run out (as the scenario states).",
         )
         return turn.final_hands_out
-    # open.last-hand: when exactly the final hands have run out
+    held = [(w, p.hand) for w, p in s.players.items() if "hand" in p.given and p.hand]
+    if held:
+        # open.last-hand: on either reading (hands-empty, one-more-round) cards still in hand,
+        # with no word from the table that the round is over, mean the hands have not run out
+        left = ", ".join(f"{name(w)} {n}" for w, n in held)
+        trail.rule(
+            "victory.draw-game",
+            f"Cards still in hand: {left}, and the scenario does not say the final hands have run out "
+            "(turn.final-hands-out): they have not run out.",
+        )
+        return False
+    unsaid_hands = [w for w, p in s.players.items() if "hand" not in p.given]
+    if unsaid_hands and _last_hand_end_chosen(trail) != "one-more-round":
+        # a hand left out counts as 0, but it may hold cards, which would settle the end on either reading
+        raise s.doc.error(
+            ("players", unsaid_hands[0], "hand"),
+            f"how many cards does {name(unsaid_hands[0])} hold? Add hand: N "
+            "(or say turn.final-hands-out): whether every hand is empty decides the end",
+        )
+    # open.last-hand: when exactly the final hands have run out (reading last-hand-end, no default)
     unsaid = "The scenario does not say whether the final hands have run out: "
     option = trail.reading(
         "last-hand-end",
@@ -353,18 +377,17 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
     )
     if option == "one-more-round" or not s.players:
         return False
-    unsaid_hands = [w for w, p in s.players.items() if "hand" not in p.given]
-    if unsaid_hands:
-        # a hand left out counts as 0, but "every hand is empty" must come from the table
-        raise s.doc.error(
-            ("players", unsaid_hands[0], "hand"),
-            f"how many cards does {name(unsaid_hands[0])} hold? Add hand: N "
-            "(or say turn.final-hands-out): whether every hand is empty decides the end",
-        )
-    empty = all(p.hand == 0 for p in s.players.values())
-    left = ", ".join(f"{name(w)} {p.hand}" for w, p in s.players.items() if p.hand)
-    trail.rule("victory.draw-game", "Every hand is empty." if empty else f"Cards still in hand: {left}.")
-    return empty
+    # every hand given is empty (a hand with cards was ruled on above)
+    trail.rule("victory.draw-game", "Every hand is empty.")
+    return True
+
+
+def _last_hand_end_chosen(trail: Trail) -> str | None:
+    """The option of last-hand-end in force, None while it is not chosen (it has no default)."""
+    try:
+        return trail.choice("last-hand-end")
+    except Undetermined:
+        return None
 
 
 def _result_words(result: str) -> str:

@@ -132,7 +132,10 @@ def judge_result(
         after = judge.by_reading(
             "reroll-after-damage",
             "open.reroll-after-damage",
-            legal={"allowed": f"{late}: the reroll rule sets no moment, so the check may still be rolled again."},
+            legal={
+                "allowed": f"{late}: the reroll rule sets no moment, so the check may still be rolled again; the "
+                "new roll replaces the failed one, and the damage of the replaced roll is not suffered."
+            },
             illegal={
                 "refused": f"{late}: with its damage already answered the check has moved past its roll, and a reroll "
                 "would go back to it."
@@ -195,16 +198,22 @@ def judge_result(
     if result.chose_fail:
         verdict = judge.legal("check.choose-fail", f"{said} and chooses to fail: the result is 0, and the check fails.")
     elif result.reroll and earlier is not None:
-        dropped = "".join(
-            f"; the {d.amount} {d.type.capitalize()} damage was worked out from the replaced roll's result, so it "
-            "goes with that result and is not dealt"
-            if d.amount is not None
-            else "; the damage was worked out from the replaced roll's result, so it goes with it and is not dealt"
-            for d in replaced
-        )
+        # the scenario gives only `reroll: true`: the step does not say a hero point was spent
         verdict = judge.legal(
-            "check.hero-point", f"{said} again, a reroll of its dice with a hero point, and {outcome}{dropped}."
+            "check.hero-point",
+            f"{said} again, given as a reroll of the check's dice (a reroll a hero point can pay for), and {outcome}.",
         )
+        if replaced and not answered:
+            # check.damage: the damage comes from the check's result; the reroll's result is now the check's
+            amounts = ", ".join(
+                f"{d.amount} {d.type.capitalize()}" if d.amount is not None else "some" for d in replaced
+            )
+            now = "succeeds, so it deals none" if success else "is the one the damage is worked out from"
+            judge.note(
+                "check.damage",
+                f"The damage of a failed check is worked out from its result; the rerolled result {now}, and the "
+                f"damage worked out from the replaced roll ({amounts}) is not dealt.",
+            )
     elif n > 1 and result.by != enc.who:
         verdict = judge.legal(
             "step.sequential-checks", f"{said}, one of the sequential checks, as a local character may, and {outcome}."
@@ -300,10 +309,13 @@ def judge_skip(judge: Judge, s: Situation, enc: Encounter, event: Event, k: int,
             f"{skip.by} does not attempt {check}: every check of the chain must be attempted, even after a "
             "failure, because failing can have its own consequences.",
         )
+    # encounter.purpose: the encountered card must be tried (to acquire or defeat); check.choose-fail
+    # is the way not to succeed
+    judge.note("check.choose-fail", "A character may choose to fail a check; the result is then 0.")
     return judge.illegal(
-        "check.choose-fail",
+        "encounter.purpose",
         f"{skip.by} does not attempt {check}: the check to {_goal(s)} must be attempted, though a character may "
-        "choose to fail it (result 0).",
+        "choose to fail it.",
     )
 
 

@@ -18,6 +18,9 @@ from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
 from rulesref.games.pacg.steps import CHECK_STEPS, ORDER, EncounterStep
 from rulesref.ruling import Trail, Verdict
 
+AFTER_RESOLVE_VILLAIN_STEPS = (EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
+"""The villain steps after resolving; for a summoned villain, open.summoned-villain-steps."""
+
 OVER_CLAUSE = {
     Over.EVADED: ("step.evasion", "the card was evaded, which ended the encounter at once"),
     Over.FORCED: ("encounter.forced-end-of-turn", "the turn was forced to end, which ended the encounter"),
@@ -132,17 +135,9 @@ class Walk:
                 return breach
         self.walk_to(step, Judge(self.trail))  # the steps passed are not this event's ruling
         if enc.over is not None and not (enc.ended_in is step and not enc.over.at_once):
+            if s.card.summoned and s.card.villain and step in AFTER_RESOLVE_VILLAIN_STEPS:
+                return self.summoned_villain_step(judge, step)
             clause, why = self.over_clause()
-            if (
-                s.card.summoned
-                and s.card.villain
-                and step in (EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
-            ):
-                clause, why = (
-                    "encounter.summoned-card",
-                    f"{s.card.name} was summoned, so its encounter has no villain steps after resolving and "
-                    "defeating it never wins",
-                )
             return judge.illegal(clause, f"{why}, so nothing in the {step.value} step happens.")
         if not self.applies(step):
             return self.not_applying(judge, event, step)
@@ -194,12 +189,8 @@ class Walk:
                 f"cannot rule on the {step.value} step: no result says whether {card.name} was defeated",
                 hint="add the check results (result: ...) or a status event",
             )
-        if card.summoned:
-            return judge.illegal(
-                "encounter.summoned-card",
-                f"{card.name} was summoned: it belongs to no location, so there is no location to close or escape "
-                "through, and defeating it never wins.",
-            )
+        if card.summoned and step in AFTER_RESOLVE_VILLAIN_STEPS:
+            return self.summoned_villain_step(judge, step)
         if step is EncounterStep.CLOSE:
             return judge.illegal(
                 "step.close-villain-location",
@@ -208,9 +199,30 @@ class Walk:
         if step is EncounterStep.WIN:
             return judge.illegal(
                 "step.nowhere-to-escape",
-                f"the party wins only when the villain has nowhere to escape to, and {card.name} escaped.",
+                f"the win step comes only when the villain has nowhere to escape to, and {card.name} escaped.",
             )
         return judge.illegal("step.order", f"the {step.value} step does not apply here.")
+
+    def summoned_villain_step(self, judge: Judge, step: EncounterStep) -> Verdict:
+        """An event in a villain step after resolving, for a summoned villain.
+
+        Defeating a summoned villain never wins (encounter.summoned-card), so a win after a
+        defeat is illegal. Whether the close and escape steps run for a villain that belongs
+        to no location is not in the sources (open.summoned-villain-steps): undetermined.
+        """
+        card = self.s.card
+        if step is EncounterStep.WIN and self.enc.outcome is CardOutcome.DEFEATED:
+            return judge.illegal(
+                "encounter.summoned-card",
+                f"{card.name} was summoned, and defeating a summoned villain never wins the scenario, so nothing "
+                "in the win step happens.",
+            )
+        judge.open(
+            "open.summoned-villain-steps",
+            f"{card.name} was summoned and belongs to no location: whether the {step.value} step runs for a "
+            "summoned villain is not settled by the sources.",
+        )
+        return Verdict.UNDETERMINED
 
     def proxy_must_evade(self, judge: Judge) -> Verdict | None:
         """A character proxy must evade every bane; a card that cannot be evaded is open (open.proxy-cannot-evade)."""

@@ -69,20 +69,42 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
             )
             return
         enc.over, enc.at = Over.RESOLVED, Where.VAULT
-        judge.note(
-            "step.resolve-bane",
-            f"Resolve: {card.name} is defeated{by_effect}, so it is banished and the encounter ends.",
-        )
-        if card.villain:  # summoned
+        if card.villain:  # summoned: step.resolve-bane banishes only a bane that is not a villain
+            judge.note(
+                "step.resolve-bane",
+                f"Resolve: {card.name} is defeated{by_effect}; the resolve step banishes a defeated bane only when "
+                "it is not a villain.",
+            )
+            judge.note(
+                "verb.summon",
+                f"{card.name} was summoned: once it is resolved it goes back to the vault, unless the summoning "
+                "card says otherwise.",
+            )
             judge.note(
                 "encounter.summoned-card",
                 f"{card.name} was summoned: it belongs to no location, and defeating a summoned villain never wins "
                 "the scenario.",
             )
+            return
+        judge.note(
+            "step.resolve-bane",
+            f"Resolve: {card.name} is defeated{by_effect}, so it is banished and the encounter ends.",
+        )
         _to_vault(s, judge, f"{card.name} is banished")
         _henchman(s, enc, judge)
         return
     enc.outcome = CardOutcome.UNDEFEATED
+    if enc.number > 0:
+        # step.avenge: each bane can be avenged only once, and this is the avenger's encounter
+        judge.note(
+            "step.resolve-bane",
+            f"Resolve: a check to defeat {card.name} did not succeed{by_effect}, so it is undefeated.",
+        )
+        judge.note(
+            "step.avenge",
+            f"{card.name} has already been avenged, and a bane can be avenged only once: no one may avenge it again.",
+        )
+        return
     judge.note(
         "step.resolve-bane",
         f"Resolve: a check to defeat {card.name} did not succeed{by_effect}, so it is undefeated; a local "
@@ -177,6 +199,8 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
         f"Close: {name} still holds {s.other_villains} other villain(s), so it does not close; every card in it "
         "but the villains is banished and it is shuffled.",
     )
+    if guards_decide(s, enc, judge):
+        return
     unguarded = unguarded_distant(s, enc)
     if unguarded is not None and not unguarded:
         enc.over, enc.at = Over.BANISHED, Where.VAULT
@@ -210,6 +234,22 @@ def unguarded_distant(s: Situation, enc: Encounter) -> list[str] | None:
     return [p for p in places if p not in enc.guarded]
 
 
+def guards_decide(s: Situation, enc: Encounter, judge: Judge) -> bool:
+    """Whether the original encounter's guards, open in the avenger's (reading avenger-guards
+    not chosen), decide where the villain can go; if so the step is open and its result unknown."""
+    unguarded = unguarded_distant(s, enc)
+    if not enc.guards_open or not unguarded or any(p not in enc.guards_open for p in unguarded):
+        return False  # somewhere to go either way, or nowhere either way
+    judge.open(
+        "open.avenger-guards",
+        f"{s.card.name} can escape only to {', '.join(unguarded)}, guarded in the original encounter; whether "
+        "that guard still holds in the avenger's encounter is not settled, so where the villain goes is not "
+        "decided.",
+    )
+    enc.over, enc.at, enc.win_open = Over.UNKNOWN, Where.UNKNOWN, True
+    return True
+
+
 def escape(s: Situation, enc: Encounter, judge: Judge) -> None:
     """Villain step: the villain escapes if any location is unguarded."""
     card = s.card
@@ -221,6 +261,8 @@ def escape(s: Situation, enc: Encounter, judge: Judge) -> None:
             "Count the unguarded locations less one, search the hourglass for that many blessings, shuffle the "
             "villain in with them and deal one card into each unguarded location.",
         )
+        return
+    if guards_decide(s, enc, judge):
         return
     unguarded = unguarded_distant(s, enc)
     if unguarded is None or unguarded:

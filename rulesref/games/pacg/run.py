@@ -36,7 +36,8 @@ def run(s: Situation, trail: Trail) -> Outcome:
     opening.note(
         "encounter.purpose",
         f"{s.character.name} encounters a {s.card.kind.value} to {goal}; {s.character.name} goes through the steps, "
-        "and other characters may only help by playing cards or using powers.",
+        "and other characters may be able to help by playing cards (local characters may also attempt some "
+        "checks of a sequential chain).",
     )
     if s.card.summoned:
         opening.note("encounter.summoned-card", f"{s.card.name} was summoned, so it belongs to no location.")
@@ -50,7 +51,14 @@ def run(s: Situation, trail: Trail) -> Outcome:
             f"The check line reads as {len(s.chain)} check(s) in a row: {parts}. 'Or' offers a choice within one "
             "check and binds tighter than 'then', which adds the next check; every check must succeed.",
         )
-    if s.card.villain:
+    if s.card.villain and s.card.summoned:
+        # open.summoned-villain-steps: the sources do not say whether they run; asked when an event falls in one
+        opening.note(
+            "encounter.villain-steps",
+            f"{s.card.name} is a villain, so the villain steps are its steps (whether they run for a summoned "
+            "villain, which belongs to no location, is not settled).",
+        )
+    elif s.card.villain:
         opening.note("encounter.villain-steps", f"{s.card.name} is a villain, so the villain steps apply.")
     walks = [Walk(s, trail, Encounter(s.character.name, s.local))]
     verdicts: list[Verdict] = []
@@ -76,19 +84,16 @@ def run(s: Situation, trail: Trail) -> Outcome:
         if walk.enc.over is Over.AVENGED and len(walks) == 1 and walk.enc.avenged_by is not None:
             avenger = walk.enc.avenged_by
             local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
-            # A brand-new encounter (step.avenge), and a guard lasts only for the encounter it was
-            # made in (step.guard): the avenger's villain steps start with every location unguarded.
-            # Where characters stand, and which locations the first encounter named, carry over.
+            # A brand-new encounter (step.avenge). Whether the original encounter's guards still
+            # hold in it is open (open.avenger-guards): the avenge is a step of that encounter,
+            # and a guard lasts for the encounter it was made in. Where characters stand, and
+            # which locations the first encounter named, carry over.
             first = walk.enc
             new = Encounter(
                 avenger, local, number=1, guard_named=set(first.guard_named), positions=dict(first.positions)
             )
             if first.guarded:
-                Judge(trail).note(
-                    "step.guard",
-                    f"{avenger}'s new encounter begins with {', '.join(sorted(first.guarded))} unguarded again: a "
-                    "guard lasts only for the encounter it was made in.",
-                )
+                _carry_guards(s, trail, first, new)
             walks.append(Walk(s, trail, new))
     if not finished:
         walks[-1].walk_to(None, Judge(trail))
@@ -121,6 +126,15 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         return judge.illegal(
             "step.order", f"a {event.kind} belongs to the encounter's steps, and the encounter is over."
         )
+    mover = next((w.enc for w in walks if w.enc.moved), None)
+    if isinstance(a, ev.Effect) and mover is not None:
+        # encounter.move-cancels-after: cancelled whether or not play goes on after a win, so the
+        # after-win reading (if the party won) would rule the same on both options and is not asked
+        how = "had to move when the location closed" if mover.location_closed else "moved during the encounter"
+        return judge.illegal(
+            "encounter.move-cancels-after",
+            f"{a.name} would happen after the encounter, but {mover.who} {how}, so it does not happen.",
+        )
     if last.over is Over.WON:
         verdict = judge.by_reading(
             "after-win",
@@ -152,13 +166,6 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             legal="won or not, the turn still goes on, so this may still happen.",
         )
     if isinstance(a, ev.Effect):
-        mover = next((w.enc for w in walks if w.enc.moved), None)
-        if mover is not None:
-            how = "had to move when the location closed" if mover.location_closed else "moved during the encounter"
-            return judge.illegal(
-                "encounter.move-cancels-after",
-                f"{a.name} would happen after the encounter, but {mover.who} {how}, so it does not happen.",
-            )
         return judge.legal(
             "encounter.move-cancels-after",
             f"{a.name} happens after the encounter: nobody encountering moved during it.",
@@ -213,6 +220,31 @@ def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str
         option = last.after_win
         state["turn"] = {"turn-continues": "continues", "play-stops": "stops"}.get(option or "", "open")
     return state
+
+
+def _carry_guards(s: Situation, trail: Trail, first: Encounter, new: Encounter) -> None:
+    """The original encounter's guards in the avenger's: reading avenger-guards (no default).
+
+    Unchosen, nothing is recorded here: the escape step asks only if the answer decides it.
+    """
+    try:
+        trail.choice("avenger-guards")
+    except Undetermined:
+        new.guards_open = set(first.guarded)
+        return
+    places = ", ".join(sorted(first.guarded))
+    option = Judge(trail).option(
+        "avenger-guards",
+        "open.avenger-guards",
+        {
+            "lapse": f"{new.who}'s new encounter begins with {places} unguarded again: a guard lasts only for the "
+            "encounter it was made in, and the avenger's is a new one.",
+            "hold": f"{places} stays guarded in {new.who}'s encounter: the avenge is a step of the original "
+            "encounter, which has not ended.",
+        },
+    )
+    if option == "hold":
+        new.guarded |= first.guarded
 
 
 def _where(at: str) -> str:

@@ -147,6 +147,9 @@ class Encounter:
     revealed: set[tuple[str, str, EncounterStep, int | str | None]] = field(default_factory=set)
     immunity_lifted: bool = False
     guarded: set[str] = field(default_factory=set)
+    guards_open: set[str] = field(default_factory=set)
+    """The avenger's encounter: locations guarded in the original one, whose guard may or may
+    not still hold (reading avenger-guards not chosen; asked where it decides the escape)."""
     guard_named: set[str] = field(default_factory=set)
     positions: dict[str, str] = field(default_factory=dict)
     """Distant characters moved during the encounter: name -> new location."""
