@@ -39,6 +39,7 @@ from typing import Any
 
 from rulesref import __version__, index
 from rulesref.errors import shorten
+from rulesref.files import OPEN_FLAGS, read_up_to
 
 try:  # hashlib's own blake2b, without the OpenSSL load that `import hashlib` costs every start
     from _blake2 import blake2b
@@ -291,9 +292,8 @@ def _rule_file(path: Path) -> bytes:
     """What keys one rule file: its bytes, or why they cannot be had (the loader says so
     properly when it builds). Opened non-blocking and checked before reading, as the loader
     does, so a FIFO named like a rule file does not hang the key."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as exc:
         return f"unreadable:{exc.errno}".encode()
     try:
@@ -305,25 +305,12 @@ def _rule_file(path: Path) -> bytes:
         # to its size (and a byte more), not to the limit: a read of 4 MB allocates 4 MB,
         # for each rule file on every start. A file still being written keys as what was
         # read; the build reads it again later, so the next run's key differs and rebuilds.
-        data = _read_up_to(fd, min(st.st_size, RULE_FILE_BYTES) + 1)
+        data = read_up_to(lambda n: os.read(fd, n), min(st.st_size, RULE_FILE_BYTES) + 1)
         return data if len(data) <= RULE_FILE_BYTES else f"large:{st.st_mtime_ns}".encode()
     except OSError as exc:
         return f"unreadable:{exc.errno}".encode()
     finally:
         os.close(fd)
-
-
-def _read_up_to(fd: int, limit: int) -> bytes:
-    """At most ``limit`` bytes from ``fd``: to the end of the file, or to the limit."""
-    chunks: list[bytes] = []
-    size = 0
-    while size < limit:
-        chunk = os.read(fd, limit - size)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 # --- reading ------------------------------------------------------------------------
@@ -367,9 +354,8 @@ def _writable(folder: Path) -> bool:
 
 def _read(path: Path, wanted: str, *, quiet_if_missing: bool = False) -> list[dict[str, Any]] | None:
     """The games in one cache file, or None (and a note saying why)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)  # a FIFO opens at once non-blocking; a link fails (ELOOP)
+        fd = os.open(path, OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))  # a link fails (ELOOP)
     except FileNotFoundError:
         if not quiet_if_missing:
             _note(f"{_shown(path)}: none yet")
@@ -395,7 +381,7 @@ def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
         return f"not a regular file (mode {stat.S_IFMT(st.st_mode):o}), not read", None
     if st.st_size > MAX_BYTES:
         return f"{st.st_size:,} bytes, over the {MAX_BYTES:,} a cache file may have; not read", None
-    head = _read_up_to(fd, _HEADER)
+    head = read_up_to(lambda n: os.read(fd, n), _HEADER)
     if len(head) < _HEADER or not head.startswith(MAGIC):
         return "not a rulesref index (damaged or foreign); rebuilt", None
     at = len(MAGIC)
@@ -409,7 +395,7 @@ def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
         return "built from other rule files or code; rebuilt", None
     if length != st.st_size - _HEADER:  # truncated, or grown: either way not what was written
         return f"{st.st_size - _HEADER:,} bytes of index where the header says {length:,}; rebuilt", None
-    payload = _read_up_to(fd, length)
+    payload = read_up_to(lambda n: os.read(fd, n), length)
     if len(payload) != length or zlib.crc32(payload) != payload_sum:
         return "damaged (its checksum does not match); rebuilt", None
     try:

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from rulesref.errors import RulesrefError, ScenarioError, shorten
+from rulesref.files import OPEN_FLAGS, read_up_to
 
 try:  # libyaml's parser and composer are several times faster; fall back where it is missing
     from yaml import CSafeLoader as _FastLoader
@@ -163,7 +164,7 @@ def read_bytes(path: Path, *, display: str | None = None, cls: type[RulesrefErro
     """
     name = display or str(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as exc:
         raise _open_error(path, name, exc, cls) from None
     try:
@@ -175,17 +176,10 @@ def read_bytes(path: Path, *, display: str | None = None, cls: type[RulesrefErro
                 raise cls(f"is {kind}, not a regular file", file=name)
         if info.st_size > MAX_BYTES:
             raise cls(f"file is {info.st_size:,} bytes; the limit is {MAX_BYTES:,}", file=name)
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_BYTES:  # read to the limit, not to st_size: the file may be growing
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_BYTES:
+        raw = read_up_to(lambda n: os.read(fd, n), MAX_BYTES + 1)  # to the limit, not to st_size: it may grow
+        if len(raw) > MAX_BYTES:
             raise cls(f"file is over {MAX_BYTES:,} bytes, the limit", file=name)
-        return b"".join(chunks)
+        return raw
     except OSError as exc:
         raise cls(f"cannot read the file: {exc.strerror or exc}", file=name) from None
     finally:
