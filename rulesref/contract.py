@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesref.corpus import Clause, Game, Misreading, Reading
-from rulesref.errors import RulesrefError, ScenarioError
+from rulesref.errors import RulesrefError
 from rulesref.ruling import Ruling, unreadable_json
 
 
@@ -67,10 +67,7 @@ def rule_bytes(raw: bytes, name: str, overrides: Iterable[tuple[str, str]] = (),
     """
     from rulesref.referee import referee
     from rulesref.scenario import read_scenario
-    from rulesref.source import MAX_BYTES
 
-    if len(raw) > MAX_BYTES:
-        raise ScenarioError(f"the scenario is over {MAX_BYTES:,} bytes, the limit", file=name)
     fd, tmp = tempfile.mkstemp(prefix="rulesref-scenario-", suffix=".yaml")  # mode 0600: only ours
     try:
         with os.fdopen(fd, "wb") as f:

@@ -13,11 +13,8 @@ standard input when it is not a terminal), one answer a line, so CI settles each
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +22,10 @@ from typing import Any, Protocol
 
 import yaml
 
+from rulesref import render, templates
+from rulesref.contract import rule_bytes
 from rulesref.errors import RulesrefError, did_you_mean, shorten
+from rulesref.source import Loaded, load_yaml
 from rulesref.text import visible
 
 LINE_CHARS = 4096
@@ -85,6 +85,12 @@ def _prompt_text(prompt: str, default: str, choices: tuple[str, ...]) -> str:
     return f"{prompt}{shown}" + (f" [{visible(shorten(default, 60))}]" if default else "") + ": "
 
 
+def refusal(exc: RulesrefError, *, named: bool = False) -> str:
+    """An answer refused, as said under its prompt: the message and hint (``named``: and the field)."""
+    field = f"{exc.field}: " if named and exc.field else ""
+    return "  " + visible(field + exc.message + (f"; {exc.hint}" if exc.hint else ""))
+
+
 class Bad(ValueError):
     """An answer that cannot be read as its field: said, and asked again."""
 
@@ -101,7 +107,8 @@ def _items(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
-def _words(text: str) -> list[str]:
+def parse_spaces(text: str) -> list[str]:
+    """Words separated by spaces or commas; an empty or 'none' answer is none."""
     return [] if text.strip().lower() in NONE_WORDS else text.replace(",", " ").split()
 
 
@@ -122,10 +129,6 @@ def parse_number(text: str) -> int:
     if not (word.isascii() and word.isdigit() and len(word) <= 9):
         raise Bad(f"expected a whole number, got {shorten(word, 40)!r}")
     return int(word)
-
-
-def parse_spaces(text: str) -> list[str]:
-    return _words(text)
 
 
 def parse_pairs(text: str) -> dict[str, Any]:
@@ -204,7 +207,7 @@ def show_players(value: Any) -> str:
 
 def parse_turn(text: str) -> dict[str, Any] | None:
     """``house gryffindor`` / ``gryffindor`` / ``dark-arts`` -> the turn."""
-    words = _words(text)
+    words = parse_spaces(text)
     if not words:
         return None
     if words[0].lower() in ("dark-arts", "da"):
@@ -591,18 +594,8 @@ def scenario_yaml(data: dict[str, Any], topic: str) -> str:
 
 
 def rule(data: dict[str, Any], topic: str, *, picture: bool = True) -> Any:
-    """The ruling on the built scenario, read exactly as a file is (through a private temp file)."""
-    from rulesref.referee import referee
-    from rulesref.scenario import read_scenario
-
-    fd, tmp = tempfile.mkstemp(prefix="rulesref-dispute-", suffix=".yaml")  # mode 0600: only ours
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(scenario_yaml(data, topic))
-        return referee(read_scenario(Path(tmp), display="<dispute>"), picture=picture)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    """The ruling on the built scenario, read exactly as a file is (contract.rule_bytes)."""
+    return rule_bytes(scenario_yaml(data, topic).encode("utf-8"), "<dispute>", picture=picture)
 
 
 def board_picture(data: dict[str, Any]) -> str | None:
@@ -613,7 +606,6 @@ def board_picture(data: dict[str, Any]) -> str | None:
         return None
     from rulesref.games.houses_vs_dark_arts.board_reader import read_board, read_pawns
     from rulesref.games.houses_vs_dark_arts.drawing import picture
-    from rulesref.source import Loaded
 
     doc = Loaded(data, "<dispute>", {}, {})
     board = read_board(doc)
@@ -634,9 +626,6 @@ class Dispute:
 
     def run(self, topic_name: str | None, game: str | None) -> Any:
         """Ask, build, rule and offer to save; returns the ruling, or None if it could not be built."""
-        from rulesref import render
-        from rulesref.source import load_yaml
-
         topic = self._topic(topic_name, game)
         form = FORMS.get(topic.name)
         if form is None:
@@ -673,8 +662,6 @@ class Dispute:
         raise RulesrefError(f"the dispute still cannot be read after {ATTEMPTS} tries", field="dispute")
 
     def _topic(self, name: str | None, game: str | None) -> Any:
-        from rulesref import templates
-
         choices = tuple(t.name for t in templates.topics(game))
         if name is not None:  # named on the command line: a wrong one is an error there
             return templates.find_topic(name, game)
@@ -683,7 +670,7 @@ class Dispute:
             try:
                 return templates.find_topic(answer or choices[0], game)
             except RulesrefError as exc:
-                self.say(f"  {visible(exc.message)}" + (f"; {visible(exc.hint)}" if exc.hint else ""))
+                self.say(refusal(exc))
         raise RulesrefError("no topic chosen", field="TOPIC")
 
     def _key(self, ask: Ask, answers: dict[str, Any], game: str) -> str | None:
@@ -747,8 +734,6 @@ class Dispute:
     def _draw(
         self, topic: Any, form: tuple[Ask, ...], defaults: dict[str, Any], answers: dict[str, Any], said: dict[str, str]
     ) -> None:
-        from rulesref import render
-
         for _ in range(ATTEMPTS):
             try:
                 drawn = board_picture(assemble(topic.game, topic.name, answers))
@@ -769,26 +754,18 @@ class Dispute:
         defaults: dict[str, Any],
         answers: dict[str, Any],
         said: dict[str, str],
-    ) -> bool:
-        """Say why the scenario was refused and ask the field it names again; False if no question asks it."""
-        field = exc.field or ""
-        found = _asked(field, answers)
-        self.say(
-            f"  {visible(field + ': ' if field else '')}{visible(exc.message)}"
-            + (f"; {visible(exc.hint)}" if exc.hint else "")
-        )
+    ) -> None:
+        """Say why the scenario was refused and ask the field it names again, if a question asks it."""
+        found = _asked(exc.field or "", answers)
+        self.say(refusal(exc, named=True))
         if found is None:
-            return False
+            return
         key, index = found
         ask = next((a for a in form if self._key(a, answers, topic.game) == key), None)
-        if ask is None:
-            return False
-        self._ask(ask, key, _get(defaults, key), answers, said, only=index)
-        return True
+        if ask is not None:
+            self._ask(ask, key, _get(defaults, key), answers, said, only=index)
 
     def _offer_save(self, data: dict[str, Any], topic: str, *, broken: bool = False) -> None:
-        from rulesref.templates import write_new
-
         question = "Save what was built, to edit it by hand" if broken else "Save this dispute as a scenario file"
         try:
             if self.lines.ask(question, "no", ("yes", "no")).strip().lower() not in ("y", "yes"):
@@ -798,7 +775,7 @@ class Dispute:
             return
         text = scenario_yaml(data, topic)
         try:
-            write_new(text, Path(name), force=False)
+            templates.write_new(text, Path(name), force=False)
         except RulesrefError as exc:
             if "already exists" not in exc.message:
                 self.say(f"Error: {exc}")
@@ -809,7 +786,7 @@ class Dispute:
                 return
             if replace.strip().lower() not in ("y", "yes"):
                 return
-            write_new(text, Path(name), force=True)
+            templates.write_new(text, Path(name), force=True)
         self.say(f"Wrote {visible(name)}: run `rulesref check {visible(name)}` to rule on it again.")
 
 

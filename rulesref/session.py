@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesref import render
-from rulesref.dispute import LINE_CHARS, Dispute, ScriptLines, _prompt_text, script_lines
+from rulesref.dispute import LINE_CHARS, Dispute, ScriptLines, _prompt_text, refusal, script_lines
 from rulesref.errors import RulesrefError, shorten
 from rulesref.text import visible
 
@@ -227,7 +227,7 @@ class Session:
             try:
                 return find_game(answer)
             except RulesrefError as exc:
-                self.say(f"  {visible(exc.message)}" + (f"; {visible(exc.hint)}" if exc.hint else ""))
+                self.say(refusal(exc))
         raise RulesrefError("no game chosen", field="game")
 
     def do(self, line: str) -> bool | None:
