@@ -34,6 +34,7 @@ import stat
 import sys
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -471,14 +472,7 @@ def save(root: Path, data: dict[str, Any]) -> None:
 def _prune(folder: Path, keep: str) -> None:
     """Only the PRIVATE_KEEP newest indexes stay in the private temp folder: each rules folder
     (each test's temp copy) has its own, and nothing else would ever remove them there."""
-    found = []
-    with contextlib.suppress(OSError), os.scandir(folder) as entries:
-        for entry in itertools.islice(entries, _SWEEP_LIMIT):
-            if entry.name != keep and re.fullmatch(_INDEX, entry.name):
-                with contextlib.suppress(OSError):
-                    st = entry.stat(follow_symlinks=False)
-                    if stat.S_ISREG(st.st_mode):
-                        found.append((st.st_mtime_ns, entry.name))
+    found = [(st.st_mtime_ns, entry.name) for entry, _, st in _ours(folder, _INDEX) if entry.name != keep]
     for _, old in sorted(found, reverse=True)[PRIVATE_KEEP - 1 :]:
         with contextlib.suppress(OSError):
             os.unlink(folder / old)
@@ -526,21 +520,30 @@ def _sweep(folder: Path) -> None:
     """Remove temp files of rebuilds that died: only our names, only regular files, only
     in the cache folder, and only when their process is gone or they are STALE_SECONDS old."""
     now = time.time()
-    try:
-        with os.scandir(folder) as entries:
-            for entry in itertools.islice(entries, _SWEEP_LIMIT):
-                found = entry.name.endswith(".tmp") and re.fullmatch(_TEMP, entry.name)
-                if not found or int(found.group(1)) == os.getpid():
-                    continue
-                with contextlib.suppress(OSError):
-                    st = entry.stat(follow_symlinks=False)
-                    if stat.S_ISREG(st.st_mode) and (
-                        now - st.st_mtime > STALE_SECONDS or not _alive(int(found.group(1)))
-                    ):
-                        os.unlink(entry.path)
-                        _note(f"removed {_shown(entry.name)}, left by a rebuild that died")
-    except OSError:  # no folder yet, or not readable: nothing to sweep
-        return
+    for entry, found, st in _ours(folder, _TEMP):
+        pid = int(found.group(1))
+        if pid != os.getpid() and (now - st.st_mtime > STALE_SECONDS or not _alive(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                _note(f"removed {_shown(entry.name)}, left by a rebuild that died")
+
+
+def _ours(
+    folder: Path, names: str, limit: int = _SWEEP_LIMIT
+) -> Iterator[tuple[os.DirEntry[str], re.Match[str], os.stat_result]]:
+    """Our files in ``folder``: regular files (never a link) whose names match ``names``, among
+    its first ``limit`` entries; a folder (none yet) or an entry that cannot be read is passed over."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in itertools.islice(entries, limit):
+            found = re.fullmatch(names, entry.name)
+            if found is None:
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                yield entry, found, st
 
 
 def _alive(pid: int) -> bool:
@@ -571,13 +574,9 @@ def clear() -> list[Path]:
     removed: list[Path] = []
     folders = [f for f in (_configured(), _private_temp(create=False)) if f is not None]
     for folder in dict.fromkeys(folders):
-        with contextlib.suppress(OSError), os.scandir(folder) as entries:
-            for entry in itertools.islice(entries, CLEAR_LIMIT):
-                if not (re.fullmatch(_INDEX, entry.name) or re.fullmatch(_TEMP, entry.name)):
-                    continue
-                with contextlib.suppress(OSError):
-                    if stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
-                        os.unlink(entry.path)
-                        removed.append(Path(entry.path))
+        for entry, _, _ in _ours(folder, f"(?:{_INDEX})|(?:{_TEMP})", CLEAR_LIMIT):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
     _note(f"cleared {len(removed)} file(s)")
     return removed

@@ -464,7 +464,9 @@ _RELOCATE = Ask(
     optional=True,
 )
 
-EXPLORE = (_TITLE, _GRID, *_BETWEEN, _PAWNS, _TURN, _PLAYERS, _CARD, _ALLOWS, _EFFECT, _MOVES, _CLAIMS)
+_BOARD = (_TITLE, _GRID, *_BETWEEN)
+_CARD_AND_MOVES = (_CARD, _ALLOWS, _EFFECT, _MOVES)
+EXPLORE = (*_BOARD, _PAWNS, _TURN, _PLAYERS, *_CARD_AND_MOVES, _CLAIMS)
 FORMS: dict[str, tuple[Ask, ...]] = {
     "move": EXPLORE,
     "walls": EXPLORE,
@@ -472,21 +474,7 @@ FORMS: dict[str, tuple[Ask, ...]] = {
     "bonus": EXPLORE,
     "fly-off": EXPLORE,
     "stun": (*EXPLORE[:-1], _RELOCATE, _CLAIMS),
-    "bump": (
-        _TITLE,
-        _GRID,
-        *_BETWEEN,
-        _HOUSES,
-        _PAWNS,
-        _TRACK,
-        _TURN,
-        _PLAYERS,
-        _CARD,
-        _ALLOWS,
-        _EFFECT,
-        _MOVES,
-        _CLAIMS,
-    ),
+    "bump": (*_BOARD, _HOUSES, _PAWNS, _TRACK, _TURN, _PLAYERS, *_CARD_AND_MOVES, _CLAIMS),
     "replenish": (
         _TITLE,
         Ask("board.grid", "The board's size, COLUMNSxROWS, if it matters", optional=True),

@@ -382,14 +382,12 @@ def _open_note(out: _Lines) -> None:
 
 # --- ask ------------------------------------------------------------------------------
 
-VIEWS = ("answer", "short", "full")
-"""How `ask` shows a hit: the answer and a few related lines; one sentence to read aloud; everything."""
-
 
 @_view
 def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False) -> None:
     """The answer first: title, the clause text, printed page and game; then at most RELATED
-    lines from the same game (``full``: every hit and every see-also; ``quiet``: none)."""
+    lines from the same game (``full``: every hit and every see-also; ``quiet``: none;
+    ``short``: one sentence to read aloud)."""
     if not a.hits:
         _miss(out, a, quiet or view == "short")
         return

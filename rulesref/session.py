@@ -53,7 +53,8 @@ COMMANDS: dict[str, str] = {
     "help": "this list",
     "quit": "leave (Ctrl-D too)",
 }
-WORDS = ("more", "why", "page", "show", "myths", "readings", "check", "new", "dispute", "game", "help", "quit")
+WORDS = tuple(name.split()[0] for name in COMMANDS if name[0].islower())
+"""The commands' own words, as Tab offers them: more, why, page... quit."""
 QUIT = ("quit", "exit", "q", ":q", "bye")
 
 
