@@ -608,9 +608,7 @@ class _Walk:
     def begin(self, node: yaml.Node, path: PathKey, alias: _Alias | None, size: int = 1) -> None:
         """Count a value (unless an alias's expansion: counted at the alias), check its depth, record its mark."""
         if alias is None:
-            self.count += size
-            if self.count > MAX_NODES:
-                raise self.fail(node, path, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+            self.counted(node, path, size)
         if len(path) > MAX_DEPTH:
             raise self.fail(alias or node, path, f"nested deeper than {MAX_DEPTH} levels")
         # setdefault: an alias records its own mark first, and its expansion keeps it
@@ -639,10 +637,14 @@ class _Walk:
         self.key_marks.setdefault(full, _at(node))
         return key
 
-    def begin_key(self, node: yaml.Node, full: PathKey, seen: set[str]) -> None:
-        self.count += 1
+    def counted(self, node: yaml.Node, path: PathKey, size: int = 1) -> None:
+        """Count ``size`` values written at ``node``; more than MAX_NODES in all is refused there."""
+        self.count += size
         if self.count > MAX_NODES:
-            raise self.fail(node, full, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+            raise self.fail(node, path, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+
+    def begin_key(self, node: yaml.Node, full: PathKey, seen: set[str]) -> None:
+        self.counted(node, full)
         if str(full[-1]) in seen:
             raise self.fail(node, full, f"duplicate key {shorten(str(full[-1]), 60)!r}")
         seen.add(str(full[-1]))
