@@ -26,7 +26,7 @@ from rulesref import render, templates
 from rulesref.contract import rule_bytes
 from rulesref.errors import RulesrefError, did_you_mean, shorten
 from rulesref.source import Loaded, load_yaml
-from rulesref.text import visible
+from rulesref.text import visible, whole_number
 
 LINE_CHARS = 4096
 """The longest answer read: a prompt's answer is a phrase; a longer line is a paste gone wrong."""
@@ -113,8 +113,8 @@ def parse_spaces(text: str) -> list[str]:
 
 
 def _scalar(word: str) -> Any:
-    if word.isascii() and word.isdigit() and len(word) <= 9:
-        return int(word)
+    if (number := whole_number(word, 9)) is not None:
+        return number
     return {"yes": True, "true": True, "no": False, "false": False}.get(word.lower(), word)
 
 
@@ -125,10 +125,10 @@ def parse_text(text: str) -> str:
 
 
 def parse_number(text: str) -> int:
-    word = text.strip()
-    if not (word.isascii() and word.isdigit() and len(word) <= 9):
-        raise Bad(f"expected a whole number, got {shorten(word, 40)!r}")
-    return int(word)
+    number = whole_number(text.strip(), 9)
+    if number is None:
+        raise Bad(f"expected a whole number, got {shorten(text.strip(), 40)!r}")
+    return number
 
 
 def parse_pairs(text: str) -> dict[str, Any]:

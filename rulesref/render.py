@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Concatenate, NamedTuple, ParamSpec
 
 from rulesref.errors import RulesrefError, shorten
-from rulesref.text import cells, visible
+from rulesref.text import cells, visible, whole_number
 
 if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does not show
     from rich.console import Console
@@ -55,8 +55,8 @@ def width(environ: Mapping[str, str] | None = None, terminal: int | None = None)
     """
     raw = (os.environ if environ is None else environ).get("COLUMNS")
     if raw is not None:
-        # ASCII digits only, and few of them: str.isdigit() accepts '²', int() refuses 5,000 digits
-        return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 4 and int(raw) in WIDTHS else WIDTH
+        given = whole_number(raw, 4)
+        return given if given is not None and given in WIDTHS else WIDTH
     if terminal is None:
         terminal = _terminal_columns()
     return terminal if terminal in WIDTHS else WIDTH

@@ -30,7 +30,7 @@ from typing import Any
 from rulesref import render
 from rulesref.dispute import LINE_CHARS, Dispute, ScriptLines, _prompt_text, refusal, script_lines
 from rulesref.errors import RulesrefError, shorten
-from rulesref.text import visible
+from rulesref.text import visible, whole_number
 
 HISTORY_BYTES = 1024 * 1024
 """A history file larger than this is not read (a session adds a line a question)."""
@@ -309,10 +309,11 @@ class Session:
     def _page(self, rest: str) -> None:
         from rulesref.library import clauses_on_page
 
-        if not (rest.isascii() and rest.isdigit() and len(rest) <= 6):
+        number = whole_number(rest, 6)
+        if number is None:
             render.note(f"page needs a page number, not {shorten(visible(rest), 40)!r}")
             return
-        render.page(int(rest), clauses_on_page(int(rest), self.game.id))
+        render.page(number, clauses_on_page(number, self.game.id))
 
     def _show(self, rest: str) -> None:
         from rulesref.library import find_clause

@@ -32,6 +32,7 @@ from rulesref import contract
 from rulesref.clause import SCHEMA_VERSION
 from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError
 from rulesref.source import MAX_BYTES
+from rulesref.text import whole_number
 
 QUESTION_CHARS = 2_000
 """The longest question the API reads: a table question is a line or two (`ask` reads 16 KB
@@ -98,10 +99,10 @@ def _short(value: str, field: str, limit: int) -> str:
 
 
 def _whole_number(raw: str, field: str) -> int:
-    # ASCII digits only: int() also reads '٣', and a thousand digits take a while
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:
+    number = whole_number(raw, 6)
+    if number is None:
         raise ApiError(400, f"{field} must be a whole number, written in digits 0-9", field)
-    return int(raw)
+    return number
 
 
 def create_app(game: str | None = None) -> Starlette:
