@@ -341,7 +341,7 @@ def show(
     color: ColorOpt = None,
 ) -> None:
     """Show one clause, its related clauses and the misreadings it corrects."""
-    from rulesref import contract, render
+    from rulesref import render
     from rulesref.library import find_clause
 
     if color is not None:
@@ -349,7 +349,7 @@ def show(
     with _game_from_env(game):
         g, clause = find_clause(clause_id, _default_game(game))
     if as_json:
-        _emit_json(contract.clause_json(clause, g))
+        _emit_json(clause.to_json(g.clauses))
     else:
         render.clause(g, clause)
 
@@ -378,14 +378,14 @@ def page(
 @app.command()
 def games(as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the rulesets rulesref knows, what each covers and what it leaves out."""
-    from rulesref import contract, render
+    from rulesref import render
     from rulesref.games import all_games
 
     if color is not None:
         _output(color)
     found = list(all_games())
     if as_json:
-        _emit_json(contract.games_json(found))
+        _emit_json([g.to_json() for g in found])
     else:
         render.games(found)
 
@@ -407,13 +407,13 @@ def myths(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = Non
 @app.command()
 def readings(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the named readings of questions the printed rules leave open."""
-    from rulesref import contract, render
+    from rulesref import render
 
     if color is not None:
         _output(color)
     found = [r for g in _games(game) for r in g.readings.values()]
     if as_json:
-        _emit_json(contract.readings_json(found))
+        _emit_json([r.to_json() for r in found])
     else:
         render.readings(found)
 
@@ -524,10 +524,10 @@ def check(
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
     from rulesref import render
-    from rulesref.contract import error_entry, ruling_entry
     from rulesref.games import all_games
     from rulesref.readings import read_overrides
     from rulesref.referee import Crash, check_many
+    from rulesref.ruling import unreadable_json
 
     if color is not None:
         _output(color)
@@ -551,11 +551,11 @@ def check(
                 continue
             if not isinstance(result, RulesrefError):
                 rulings.append(result)
-                entries.append(ruling_entry(result))
+                entries.append(result.to_json())
                 continue
             problem = result
         errors.append(problem)
-        entries.append(error_entry(problem, str(path)))
+        entries.append(unreadable_json(problem, str(path)))
         if not as_json:
             _error(problem)
     if as_json:
