@@ -67,7 +67,7 @@ def script_lines(path: Path | None, stream: Any = None) -> Iterator[str]:
     """The lines of an answers file (or of ``stream``), read lazily; an unreadable file is a
     RulesrefError naming it. Undecodable bytes are replaced, not fatal."""
     if path is None:
-        yield from (line for line in stream)
+        yield from stream
         return
     name = visible(str(path))
     try:
@@ -662,10 +662,8 @@ class Dispute:
         raise RulesrefError("no topic chosen", field="TOPIC")
 
     def _key(self, ask: Ask, answers: dict[str, Any], game: str) -> str | None:
-        data = assemble(game, "", answers)
-        if not ask.when(data):
-            return None
-        return ask.key
+        """The field ``ask`` fills, or None when the answers so far make it moot (``when``)."""
+        return ask.key if ask.when(assemble(game, "", answers)) else None
 
     def _ask(
         self, ask: Ask, key: str, default: Any, answers: dict[str, Any], said: dict[str, str], only: int | None = None

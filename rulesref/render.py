@@ -392,8 +392,8 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         _miss(out, a, quiet or view == "short")
         return
     top = a.hits[0]
-    if view == "short":
-        _short(out, top)
+    if view == "short":  # one sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns
+        out.para(_w(short_sentence(top), "bold"), _a(f"({_pages(top.clause.pages)}; {top.clause.id})", "dim"))
         return
     c = top.clause
     if top.misreading:
@@ -421,14 +421,6 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
     see = [s for s in c.see if view == "full" or s not in listed]
     if see and (view == "full" or len(rest) < RELATED):
         out.para(_w("See also:", "dim"), *_ids(see, "dim"))
-
-
-def _short(out: _Lines, top: Hit) -> None:
-    """One sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns."""
-    c = top.clause
-    cite = f"({_pages(c.pages)}; {c.id})"
-    sentence = short_sentence(top)
-    out.para(_w(sentence, "bold"), _a(cite, "dim"))
 
 
 def short_sentence(top: Hit) -> str:
