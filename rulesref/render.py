@@ -201,7 +201,7 @@ class _Lines:
         if pager is not None:
             _page_through(pager, (self._rich_text() if _RICH_CONSOLE else self.ansi()) if colour else self.plain())
         elif colour and _RICH_CONSOLE:
-            self._print_rich()
+            self._console().print(self._text())
         else:
             sys.stdout.write(self.ansi() if colour else self.plain())
 
@@ -252,9 +252,6 @@ class _Lines:
             force_terminal=True,
             no_color=False,
         )
-
-    def _print_rich(self) -> None:
-        self._console().print(self._text())
 
     def _rich_text(self) -> str:
         import io
