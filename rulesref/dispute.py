@@ -611,10 +611,18 @@ class Dispute:
     def __init__(self, lines: Lines, say: Callable[[str], None] = print) -> None:
         self.lines = lines
         self.say = say
+        self.topic: Any = None
+        self.form: tuple[Ask, ...] = ()
+        self.defaults: dict[str, Any] = {}
+        """The topic's template, as the questions' defaults."""
+        self.answers: dict[str, Any] = {}
+        """Each field's value, as read from its answer."""
+        self.said: dict[str, str] = {}
+        """Each field's answer as typed (``events[2]`` for a list's item), offered again when it is asked again."""
 
     def run(self, topic_name: str | None, game: str | None) -> Any:
         """Ask, build, rule and offer to save; returns the ruling, or None if it could not be built."""
-        topic = self._topic(topic_name, game)
+        topic = self.topic = self._topic(topic_name, game)
         form = FORMS.get(topic.name)
         if form is None:
             self.say(
@@ -623,26 +631,24 @@ class Dispute:
                 "edit it and run `rulesref check dispute.yaml`."
             )
             return None
-        defaults = _template_defaults(load_yaml(topic.file).data)
+        self.form = form
+        self.defaults = _template_defaults(load_yaml(topic.file).data)
         self.say(f"A {topic.name} dispute: {topic.about}. Enter keeps the answer in [brackets].")
-        answers: dict[str, Any] = {}
-        said: dict[str, str] = {}
         for ask in form:
-            key = self._key(ask, answers, topic.game)
+            key = self._key(ask)
             if key is None:
                 continue
-            self._ask(ask, key, _get(defaults, key), answers, said)
+            self._ask(ask, key)
             if ask.key == _PICTURE_AFTER:
-                self._draw(topic, form, defaults, answers, said)
+                self._draw()
         for _ in range(ATTEMPTS):  # each round asks a refused field again; bounded as well by the input
-            data = assemble(topic.game, topic.name, answers)
+            data = assemble(topic.game, topic.name, self.answers)
             try:
                 ruling = rule(data, topic.name)
             except RulesrefError as exc:
-                if _asked(exc.field or "", answers) is None:  # no question asks it: say so, keep the answers
+                if not self._mend(exc):  # no question asks it: say so, keep the answers
                     self._offer_save(data, topic.name, broken=True)
                     raise
-                self._again(exc, form, topic, defaults, answers, said)
                 continue
             render.ruling(ruling)
             self._offer_save(data, topic.name)
@@ -661,40 +667,37 @@ class Dispute:
                 self.say(refusal(exc))
         raise RulesrefError("no topic chosen", field="TOPIC")
 
-    def _key(self, ask: Ask, answers: dict[str, Any], game: str) -> str | None:
+    def _key(self, ask: Ask) -> str | None:
         """The field ``ask`` fills, or None when the answers so far make it moot (``when``)."""
-        return ask.key if ask.when(assemble(game, "", answers)) else None
+        return ask.key if ask.when(assemble(self.topic.game, "", self.answers)) else None
 
-    def _ask(
-        self, ask: Ask, key: str, default: Any, answers: dict[str, Any], said: dict[str, str], only: int | None = None
-    ) -> None:
+    def _ask(self, ask: Ask, key: str, only: int | None = None) -> None:
         """Ask one field (each item of a list field; ``only``: just that item) until it reads."""
+        default = _get(self.defaults, key)
         if ask.help and only is None:
             self.say(ask.help)
         if ask.many:
-            items = list(answers.get(key) or default or [])
-            texts = [said.get(f"{key}[{i}]", ask.show(v)) for i, v in enumerate(items)]
-            out: list[Any] = list(answers.get(key) or []) if only is not None else []
+            items = list(self.answers.get(key) or default or [])
+            texts = [self.said.get(f"{key}[{i}]", ask.show(v)) for i, v in enumerate(items)]
+            out: list[Any] = list(self.answers.get(key) or []) if only is not None else []
             for i in range(len(items) + 64 if only is None else 1):  # a list as long as the input says, within reason
                 index = i if only is None else only
                 hint = texts[index] if index < len(texts) else ""
-                text = self._answer(f"{ask.prompt} {index + 1}", hint, (), ask, allow_done=True)
+                text = self._answer(f"{ask.prompt} {index + 1}", hint, (), allow_done=True)
                 if text is None:
                     break
-                value = self._read(ask, text, f"{key}[{index}]", said, f"{ask.prompt} {index + 1}")
+                value = self._read(ask, text, f"{key}[{index}]", f"{ask.prompt} {index + 1}")
                 if only is not None:
                     out[index] = value
                     break
                 out.append(value)
-            answers[key] = out
+            self.answers[key] = out
             return
-        hint = said.get(key, ask.show(default) if default is not None else "")
-        text = self._answer(ask.prompt, hint, ask.choices, ask)
-        answers[key] = self._read(ask, text or "", key, said, ask.prompt)
+        hint = self.said.get(key, ask.show(default) if default is not None else "")
+        text = self._answer(ask.prompt, hint, ask.choices)
+        self.answers[key] = self._read(ask, text or "", key, ask.prompt)
 
-    def _answer(
-        self, prompt: str, default: str, choices: tuple[str, ...], ask: Ask, allow_done: bool = False
-    ) -> str | None:
+    def _answer(self, prompt: str, default: str, choices: tuple[str, ...], allow_done: bool = False) -> str | None:
         text = self.lines.ask(prompt, default, choices)
         if allow_done and (text.strip().lower() == DONE or (not text.strip() and not default)):
             return None
@@ -702,10 +705,10 @@ class Dispute:
             return default
         return text
 
-    def _read(self, ask: Ask, text: str, key: str, said: dict[str, str], prompt: str) -> Any:
+    def _read(self, ask: Ask, text: str, key: str, prompt: str) -> Any:
         for _ in range(ATTEMPTS):
             if ask.optional and text.strip().lower() in NONE_WORDS:
-                said[key] = "none"
+                self.said[key] = "none"
                 return None
             try:
                 value = ask.parse(text)
@@ -713,43 +716,34 @@ class Dispute:
                 self.say(f"  {exc}")
                 text = self.lines.ask(prompt, text, ask.choices) or text
                 continue
-            said[key] = text.strip()
+            self.said[key] = text.strip()
             return value
         raise RulesrefError(f"no answer could be read for {key}", field=key)
 
-    def _draw(
-        self, topic: Any, form: tuple[Ask, ...], defaults: dict[str, Any], answers: dict[str, Any], said: dict[str, str]
-    ) -> None:
+    def _draw(self) -> None:
         for _ in range(ATTEMPTS):
             try:
-                drawn = board_picture(assemble(topic.game, topic.name, answers))
+                drawn = board_picture(assemble(self.topic.game, self.topic.name, self.answers))
             except RulesrefError as exc:
-                if _asked(exc.field or "", answers) is None:
+                if not self._mend(exc):
                     return  # not a question's field: the ruling will say what it is
-                self._again(exc, form, topic, defaults, answers, said)
                 continue
             if drawn:
                 render.picture(drawn)
             return
 
-    def _again(
-        self,
-        exc: RulesrefError,
-        form: tuple[Ask, ...],
-        topic: Any,
-        defaults: dict[str, Any],
-        answers: dict[str, Any],
-        said: dict[str, str],
-    ) -> None:
-        """Say why the scenario was refused and ask the field it names again, if a question asks it."""
-        found = _asked(exc.field or "", answers)
-        self.say(refusal(exc, named=True))
+    def _mend(self, exc: RulesrefError) -> bool:
+        """Say why the scenario was refused and ask the field it names again; False (and nothing
+        said) when no question asks that field."""
+        found = _asked(exc.field or "", self.answers)
         if found is None:
-            return
+            return False
+        self.say(refusal(exc, named=True))
         key, index = found
-        ask = next((a for a in form if self._key(a, answers, topic.game) == key), None)
+        ask = next((a for a in self.form if self._key(a) == key), None)
         if ask is not None:
-            self._ask(ask, key, _get(defaults, key), answers, said, only=index)
+            self._ask(ask, key, only=index)
+        return True
 
     def _offer_save(self, data: dict[str, Any], topic: str, *, broken: bool = False) -> None:
         question = "Save what was built, to edit it by hand" if broken else "Save this dispute as a scenario file"
