@@ -85,7 +85,9 @@ def _complete_readings(incomplete: str) -> list[str]:
 
 
 def _complete_colors(incomplete: str) -> list[str]:
-    return [c for c in ("auto", "always", "never") if c.startswith(incomplete)]
+    from rulesref.render import COLORS
+
+    return [c for c in COLORS if c.startswith(incomplete)]
 
 
 # --- options shared by the commands: defined once -------------------------------------
