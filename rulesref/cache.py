@@ -34,11 +34,13 @@ import stat
 import sys
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from rulesref import __version__, index
 from rulesref.errors import shorten
+from rulesref.files import OPEN_FLAGS, read_up_to
 
 try:  # hashlib's own blake2b, without the OpenSSL load that `import hashlib` costs every start
     from _blake2 import blake2b
@@ -291,9 +293,8 @@ def _rule_file(path: Path) -> bytes:
     """What keys one rule file: its bytes, or why they cannot be had (the loader says so
     properly when it builds). Opened non-blocking and checked before reading, as the loader
     does, so a FIFO named like a rule file does not hang the key."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as exc:
         return f"unreadable:{exc.errno}".encode()
     try:
@@ -305,25 +306,12 @@ def _rule_file(path: Path) -> bytes:
         # to its size (and a byte more), not to the limit: a read of 4 MB allocates 4 MB,
         # for each rule file on every start. A file still being written keys as what was
         # read; the build reads it again later, so the next run's key differs and rebuilds.
-        data = _read_up_to(fd, min(st.st_size, RULE_FILE_BYTES) + 1)
+        data = read_up_to(lambda n: os.read(fd, n), min(st.st_size, RULE_FILE_BYTES) + 1)
         return data if len(data) <= RULE_FILE_BYTES else f"large:{st.st_mtime_ns}".encode()
     except OSError as exc:
         return f"unreadable:{exc.errno}".encode()
     finally:
         os.close(fd)
-
-
-def _read_up_to(fd: int, limit: int) -> bytes:
-    """At most ``limit`` bytes from ``fd``: to the end of the file, or to the limit."""
-    chunks: list[bytes] = []
-    size = 0
-    while size < limit:
-        chunk = os.read(fd, limit - size)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 # --- reading ------------------------------------------------------------------------
@@ -367,9 +355,8 @@ def _writable(folder: Path) -> bool:
 
 def _read(path: Path, wanted: str, *, quiet_if_missing: bool = False) -> list[dict[str, Any]] | None:
     """The games in one cache file, or None (and a note saying why)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)  # a FIFO opens at once non-blocking; a link fails (ELOOP)
+        fd = os.open(path, OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))  # a link fails (ELOOP)
     except FileNotFoundError:
         if not quiet_if_missing:
             _note(f"{_shown(path)}: none yet")
@@ -395,7 +382,7 @@ def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
         return f"not a regular file (mode {stat.S_IFMT(st.st_mode):o}), not read", None
     if st.st_size > MAX_BYTES:
         return f"{st.st_size:,} bytes, over the {MAX_BYTES:,} a cache file may have; not read", None
-    head = _read_up_to(fd, _HEADER)
+    head = read_up_to(lambda n: os.read(fd, n), _HEADER)
     if len(head) < _HEADER or not head.startswith(MAGIC):
         return "not a rulesref index (damaged or foreign); rebuilt", None
     at = len(MAGIC)
@@ -409,7 +396,7 @@ def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
         return "built from other rule files or code; rebuilt", None
     if length != st.st_size - _HEADER:  # truncated, or grown: either way not what was written
         return f"{st.st_size - _HEADER:,} bytes of index where the header says {length:,}; rebuilt", None
-    payload = _read_up_to(fd, length)
+    payload = read_up_to(lambda n: os.read(fd, n), length)
     if len(payload) != length or zlib.crc32(payload) != payload_sum:
         return "damaged (its checksum does not match); rebuilt", None
     try:
@@ -485,14 +472,7 @@ def save(root: Path, data: dict[str, Any]) -> None:
 def _prune(folder: Path, keep: str) -> None:
     """Only the PRIVATE_KEEP newest indexes stay in the private temp folder: each rules folder
     (each test's temp copy) has its own, and nothing else would ever remove them there."""
-    found = []
-    with contextlib.suppress(OSError), os.scandir(folder) as entries:
-        for entry in itertools.islice(entries, _SWEEP_LIMIT):
-            if entry.name != keep and re.fullmatch(_INDEX, entry.name):
-                with contextlib.suppress(OSError):
-                    st = entry.stat(follow_symlinks=False)
-                    if stat.S_ISREG(st.st_mode):
-                        found.append((st.st_mtime_ns, entry.name))
+    found = [(st.st_mtime_ns, entry.name) for entry, _, st in _ours(folder, _INDEX) if entry.name != keep]
     for _, old in sorted(found, reverse=True)[PRIVATE_KEEP - 1 :]:
         with contextlib.suppress(OSError):
             os.unlink(folder / old)
@@ -540,21 +520,30 @@ def _sweep(folder: Path) -> None:
     """Remove temp files of rebuilds that died: only our names, only regular files, only
     in the cache folder, and only when their process is gone or they are STALE_SECONDS old."""
     now = time.time()
-    try:
-        with os.scandir(folder) as entries:
-            for entry in itertools.islice(entries, _SWEEP_LIMIT):
-                found = entry.name.endswith(".tmp") and re.fullmatch(_TEMP, entry.name)
-                if not found or int(found.group(1)) == os.getpid():
-                    continue
-                with contextlib.suppress(OSError):
-                    st = entry.stat(follow_symlinks=False)
-                    if stat.S_ISREG(st.st_mode) and (
-                        now - st.st_mtime > STALE_SECONDS or not _alive(int(found.group(1)))
-                    ):
-                        os.unlink(entry.path)
-                        _note(f"removed {_shown(entry.name)}, left by a rebuild that died")
-    except OSError:  # no folder yet, or not readable: nothing to sweep
-        return
+    for entry, found, st in _ours(folder, _TEMP):
+        pid = int(found.group(1))
+        if pid != os.getpid() and (now - st.st_mtime > STALE_SECONDS or not _alive(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                _note(f"removed {_shown(entry.name)}, left by a rebuild that died")
+
+
+def _ours(
+    folder: Path, names: str, limit: int = _SWEEP_LIMIT
+) -> Iterator[tuple[os.DirEntry[str], re.Match[str], os.stat_result]]:
+    """Our files in ``folder``: regular files (never a link) whose names match ``names``, among
+    its first ``limit`` entries; a folder (none yet) or an entry that cannot be read is passed over."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in itertools.islice(entries, limit):
+            found = re.fullmatch(names, entry.name)
+            if found is None:
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                yield entry, found, st
 
 
 def _alive(pid: int) -> bool:
@@ -585,13 +574,9 @@ def clear() -> list[Path]:
     removed: list[Path] = []
     folders = [f for f in (_configured(), _private_temp(create=False)) if f is not None]
     for folder in dict.fromkeys(folders):
-        with contextlib.suppress(OSError), os.scandir(folder) as entries:
-            for entry in itertools.islice(entries, CLEAR_LIMIT):
-                if not (re.fullmatch(_INDEX, entry.name) or re.fullmatch(_TEMP, entry.name)):
-                    continue
-                with contextlib.suppress(OSError):
-                    if stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
-                        os.unlink(entry.path)
-                        removed.append(Path(entry.path))
+        for entry, _, _ in _ours(folder, f"(?:{_INDEX})|(?:{_TEMP})", CLEAR_LIMIT):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
     _note(f"cleared {len(removed)} file(s)")
     return removed

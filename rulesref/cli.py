@@ -85,7 +85,9 @@ def _complete_readings(incomplete: str) -> list[str]:
 
 
 def _complete_colors(incomplete: str) -> list[str]:
-    return [c for c in ("auto", "always", "never") if c.startswith(incomplete)]
+    from rulesref.render import COLORS
+
+    return [c for c in COLORS if c.startswith(incomplete)]
 
 
 # --- options shared by the commands: defined once -------------------------------------
@@ -204,6 +206,11 @@ def _games(game: str | None) -> list[Any]:
         return [find_game(chosen)] if chosen is not None else list(all_games())
 
 
+def _game_id(game: str | None) -> str | None:
+    """The id of the game chosen (--game, $RULESREF_GAME, the config file); None for every game."""
+    return _games(game)[0].id if _default_game(game) is not None else None
+
+
 QUESTION_BYTES = 16 * 1024
 """The longest question read from standard input: a table question is a line or two (and
 lookup reads only its first words)."""
@@ -230,19 +237,13 @@ def _stdin_bytes(limit: int) -> bytes:
     stream = sys.stdin
     if stream is None:
         raise OSError("there is none")
+    from rulesref.files import read_up_to
+
     source = getattr(stream, "buffer", None)
-    chunks: list[bytes] = []
-    size = 0
     try:
-        while size <= limit:  # to the limit, not to the end: a pipe may never end
-            chunk = source.read(limit + 1 - size) if source is not None else stream.read(limit + 1 - size).encode()
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        return read_up_to(source.read if source is not None else lambda n: stream.read(n).encode(), limit + 1)
     except ValueError as exc:  # a closed stream
         raise OSError(str(exc)) from None
-    return b"".join(chunks)
 
 
 def _read_stdin(limit: int, what: str, error: Callable[[str], RulesrefError]) -> bytes:
@@ -342,6 +343,7 @@ def show(
     color: ColorOpt = None,
 ) -> None:
     """Show one clause, its related clauses and the misreadings it corrects."""
+    from rulesref import render
     from rulesref.library import find_clause
 
     if color is not None:
@@ -349,12 +351,8 @@ def show(
     with _game_from_env(game):
         g, clause = find_clause(clause_id, _default_game(game))
     if as_json:
-        from rulesref.contract import clause_json
-
-        _emit_json(clause_json(clause, g))
+        _emit_json(clause.to_json(g.clauses))
     else:
-        from rulesref import render
-
         render.clause(g, clause)
 
 
@@ -366,6 +364,7 @@ def page(
     color: ColorOpt = None,
 ) -> None:
     """List every clause that cites a printed page."""
+    from rulesref import contract, render
     from rulesref.library import clauses_on_page
 
     if color is not None:
@@ -373,62 +372,51 @@ def page(
     with _game_from_env(game):
         found = clauses_on_page(number, _default_game(game))
     if as_json:
-        from rulesref.contract import page_json
-
-        _emit_json(page_json(number, game, found))
+        _emit_json(contract.page_json(number, game, found))
     else:
-        from rulesref import render
-
         render.page(number, found)
 
 
 @app.command()
 def games(as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the rulesets rulesref knows, what each covers and what it leaves out."""
+    from rulesref import render
     from rulesref.games import all_games
 
     if color is not None:
         _output(color)
     found = list(all_games())
     if as_json:
-        from rulesref.contract import games_json
-
-        _emit_json(games_json(found))
+        _emit_json([g.to_json() for g in found])
     else:
-        from rulesref import render
-
         render.games(found)
 
 
 @app.command()
 def myths(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the common misreadings and the clause that corrects each."""
+    from rulesref import contract, render
+
     if color is not None:
         _output(color)
     found = [(g, m) for g in _games(game) for m in g.misreadings]
     if as_json:
-        from rulesref.contract import myths_json
-
-        _emit_json(myths_json(found))
+        _emit_json(contract.myths_json(found))
     else:
-        from rulesref import render
-
         render.myths(found)
 
 
 @app.command()
 def readings(game: GameOpt = None, as_json: JsonFlag = False, color: ColorOpt = None) -> None:
     """List the named readings of questions the printed rules leave open."""
+    from rulesref import render
+
     if color is not None:
         _output(color)
     found = [r for g in _games(game) for r in g.readings.values()]
     if as_json:
-        from rulesref.contract import readings_json
-
-        _emit_json(readings_json(found))
+        _emit_json([r.to_json() for r in found])
     else:
-        from rulesref import render
-
         render.readings(found)
 
 
@@ -538,10 +526,10 @@ def check(
 ) -> None:
     """Rule on described situations: the legal outcome, step by step, citing pages."""
     from rulesref import render
-    from rulesref.contract import error_entry, ruling_entry
     from rulesref.games import all_games
     from rulesref.readings import read_overrides
     from rulesref.referee import Crash, check_many
+    from rulesref.ruling import unreadable_json
 
     if color is not None:
         _output(color)
@@ -565,11 +553,11 @@ def check(
                 continue
             if not isinstance(result, RulesrefError):
                 rulings.append(result)
-                entries.append(ruling_entry(result))
+                entries.append(result.to_json())
                 continue
             problem = result
         errors.append(problem)
-        entries.append(error_entry(problem, str(path)))
+        entries.append(unreadable_json(problem, str(path)))
         if not as_json:
             _error(problem)
     if as_json:
@@ -577,8 +565,6 @@ def check(
         for problem in errors:
             _error(problem)
     else:
-        from rulesref import render
-
         render.rulings(rulings, full=full, quiet=quiet)
     if bugs:
         raise typer.Exit(Exit.INTERNAL)
@@ -630,12 +616,8 @@ def _debugging() -> bool:
     return bool(_state["debug"])
 
 
-def _internal(exc: BaseException, where: str | None = None) -> None:
-    """The short line for a bug in rulesref: what failed, and how to report it."""
-    _internal_line(type(exc).__name__, str(exc), where)
-
-
 def _internal_line(kind: str, message: str, where: str | None = None) -> None:
+    """The short line for a bug in rulesref: what failed, and how to report it."""
     detail = " ".join(message.split()) or "(no message)"
     place = f"{visible(where)}: " if where else ""
     print(
@@ -702,7 +684,7 @@ def _run(argv: list[str] | None) -> int:
             return handled
         if _debugging():
             raise
-        _internal(exc)  # the last line of defence: never a bare traceback
+        _internal_line(type(exc).__name__, str(exc))  # the last line of defence: never a bare traceback
         return Exit.INTERNAL
     return code if isinstance(code, int) else Exit.OK
 
@@ -878,7 +860,7 @@ def new(
     """Write a ready-to-edit scenario for a common dispute, to check with `rulesref check`."""
     from rulesref import templates
 
-    chosen = _games(game)[0].id if _default_game(game) is not None else None
+    chosen = _game_id(game)
     if listing or topic is None:
         if topic is None and not listing:
             raise RulesrefError(
@@ -1002,8 +984,7 @@ def dispute(
     from rulesref.session import dispute as settle
 
     with _game_from_env(game):
-        chosen = _games(game)[0].id if _default_game(game) is not None else None
-        code = settle(topic, chosen, answers, debug=_debugging())
+        code = settle(topic, _game_id(game), answers, debug=_debugging())
     raise typer.Exit(code)
 
 

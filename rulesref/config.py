@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesref.errors import RulesrefError, did_you_mean, shorten
+from rulesref.files import OPEN_FLAGS, read_up_to
 
 NAME = "config.toml"
 MAX_BYTES = 64 * 1024
@@ -107,7 +108,7 @@ def _read_bytes(path: Path, name: str) -> bytes | None:
     import stat
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, OPEN_FLAGS)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -115,17 +116,10 @@ def _read_bytes(path: Path, name: str) -> bytes | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise RulesrefError("is not a regular file, so it is no config file", file=name)
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_BYTES:
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_BYTES:
+        raw = read_up_to(lambda n: os.read(fd, n), MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
             raise RulesrefError(f"a config file is at most {MAX_BYTES:,} bytes", file=name)
-        return b"".join(chunks)
+        return raw
     except OSError as exc:
         raise RulesrefError(f"cannot read the config file: {exc.strerror or exc}", file=name) from None
     finally:

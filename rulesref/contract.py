@@ -1,9 +1,9 @@
 """The JSON contracts (docs/json.md), one call each for every front end.
 
 `rulesref ... --json` (cli.py) and the web API (rulesref/web) print the same objects: each
-value owns its shape (``to_json`` on Clause, Game, Reading, Ruling, Answer and the error),
-and this module names the few combinations a command prints (a page's clauses, a `check`
-entry: a ruling or the error in its place).
+value owns its shape (``to_json`` on Clause, Game, Reading, Ruling, Answer, and
+ruling.unreadable_json for the error in a ruling's place), and this module names the two
+combinations a command prints: a page's clauses, and the misreadings with their games.
 
 Also here: ruling on a scenario given as bytes (standard input, a request body), read
 exactly as a file is, with the same limits and messages.
@@ -18,14 +18,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rulesref.corpus import Clause, Game, Misreading, Reading
-from rulesref.errors import RulesrefError, ScenarioError
-from rulesref.ruling import Ruling, unreadable_json
-
-
-def clause_json(clause: Clause, game: Game) -> dict[str, Any]:
-    """A clause as `show --json` gives it."""
-    return clause.to_json(game.clauses)
+from rulesref.corpus import Clause, Game, Misreading
+from rulesref.ruling import Ruling
 
 
 def page_json(number: int, game: str | None, found: Iterable[tuple[Game, Clause]]) -> dict[str, Any]:
@@ -38,26 +32,6 @@ def myths_json(found: Iterable[tuple[Game, Misreading]]) -> list[dict[str, Any]]
     return [g.myth_json(m) for g, m in found]
 
 
-def readings_json(found: Iterable[Reading]) -> list[dict[str, Any]]:
-    """`readings --json`: each named reading of an open question, with its options."""
-    return [r.to_json() for r in found]
-
-
-def games_json(found: Iterable[Game]) -> list[dict[str, Any]]:
-    """`games --json`: what each game's pack covers and leaves out."""
-    return [g.to_json() for g in found]
-
-
-def ruling_entry(ruling: Ruling) -> dict[str, Any]:
-    """A `check --json` entry for a file ruled on."""
-    return ruling.to_json()
-
-
-def error_entry(problem: RulesrefError, file: str) -> dict[str, Any]:
-    """A `check --json` entry for a file that could not be read."""
-    return unreadable_json(problem, file)
-
-
 def rule_bytes(raw: bytes, name: str, overrides: Iterable[tuple[str, str]] = (), *, picture: bool = False) -> Ruling:
     """The ruling on a scenario given as bytes, named ``name`` in every message and ruling.
 
@@ -67,10 +41,7 @@ def rule_bytes(raw: bytes, name: str, overrides: Iterable[tuple[str, str]] = (),
     """
     from rulesref.referee import referee
     from rulesref.scenario import read_scenario
-    from rulesref.source import MAX_BYTES
 
-    if len(raw) > MAX_BYTES:
-        raise ScenarioError(f"the scenario is over {MAX_BYTES:,} bytes, the limit", file=name)
     fd, tmp = tempfile.mkstemp(prefix="rulesref-scenario-", suffix=".yaml")  # mode 0600: only ours
     try:
         with os.fdopen(fd, "wb") as f:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -340,12 +341,17 @@ def _yaml_files(folder: Path) -> list[str]:
         raise CorpusError(f"cannot read this folder: {exc.strerror or exc}", file=_display(folder)) from None
 
 
-def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
+def _entries(doc: Loaded, keys: dict[str, bool], refusal: str) -> Iterator[tuple[int, Fields]]:
+    """Each entry of a rule file that is a list (of clauses, terms, readings), read as Fields."""
     if not isinstance(doc.data, list):
-        raise doc.error((), "a clause file must be a list of clauses", cls=CorpusError)
-    out = []
+        raise doc.error((), refusal, cls=CorpusError)
     for i in range(len(doc.data)):
-        f = Fields(doc, (i,), _CLAUSE_KEYS, cls=CorpusError)
+        yield i, Fields(doc, (i,), keys, cls=CorpusError)
+
+
+def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
+    out = []
+    for i, f in _entries(doc, _CLAUSE_KEYS, "a clause file must be a list of clauses"):
         cid = f.text("id")
         if not CLAUSE_ID.match(cid):
             raise f.fail("id", f"clause id {cid!r} is not of the form topic.name (lowercase, a-z 0-9 -)")
@@ -382,11 +388,9 @@ def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
 
 
 def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
-    if not isinstance(doc.data, list):
-        raise doc.error((), "glossary.yaml must be a list of {term, synonyms}", cls=CorpusError)
     out = []
-    for i in range(len(doc.data)):
-        f = Fields(doc, (i,), {"term": True, "synonyms": False, "role": False}, cls=CorpusError)
+    terms = {"term": True, "synonyms": False, "role": False}
+    for i, f in _entries(doc, terms, "glossary.yaml must be a list of {term, synonyms}"):
         role = _roles(doc, (i, "role"), f.value.get("role"), TERM_ROLE_KEYS)
         out.append(Term(f.text("term").lower(), tuple(s.lower() for s in f.words("synonyms")), role))
     return tuple(out)
@@ -424,11 +428,8 @@ def _roles(doc: Loaded, path: PathKey, raw: Any, keys: tuple[str, ...]) -> tuple
 
 
 def _read_readings(doc: Loaded, game: str) -> list[Reading]:
-    if not isinstance(doc.data, list):
-        raise doc.error((), "a readings file must be a list of readings", cls=CorpusError)
     out = []
-    for i in range(len(doc.data)):
-        f = Fields(doc, (i,), _READING_KEYS, cls=CorpusError)
+    for i, f in _entries(doc, _READING_KEYS, "a readings file must be a list of readings"):
         options_raw = f.value["options"]
         if not isinstance(options_raw, dict) or not options_raw:
             raise f.fail("options", "expected a mapping of option id -> what it says")

@@ -13,11 +13,8 @@ standard input when it is not a terminal), one answer a line, so CI settles each
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +22,11 @@ from typing import Any, Protocol
 
 import yaml
 
+from rulesref import render, templates
+from rulesref.contract import rule_bytes
 from rulesref.errors import RulesrefError, did_you_mean, shorten
-from rulesref.text import visible
+from rulesref.source import Loaded, load_yaml
+from rulesref.text import visible, whole_number
 
 LINE_CHARS = 4096
 """The longest answer read: a prompt's answer is a phrase; a longer line is a paste gone wrong."""
@@ -67,7 +67,7 @@ def script_lines(path: Path | None, stream: Any = None) -> Iterator[str]:
     """The lines of an answers file (or of ``stream``), read lazily; an unreadable file is a
     RulesrefError naming it. Undecodable bytes are replaced, not fatal."""
     if path is None:
-        yield from (line for line in stream)
+        yield from stream
         return
     name = visible(str(path))
     try:
@@ -83,6 +83,12 @@ def script_lines(path: Path | None, stream: Any = None) -> Iterator[str]:
 def _prompt_text(prompt: str, default: str, choices: tuple[str, ...]) -> str:
     shown = f" ({'/'.join(choices)})" if choices else ""
     return f"{prompt}{shown}" + (f" [{visible(shorten(default, 60))}]" if default else "") + ": "
+
+
+def refusal(exc: RulesrefError, *, named: bool = False) -> str:
+    """An answer refused, as said under its prompt: the message and hint (``named``: and the field)."""
+    field = f"{exc.field}: " if named and exc.field else ""
+    return "  " + visible(field + exc.message + (f"; {exc.hint}" if exc.hint else ""))
 
 
 class Bad(ValueError):
@@ -101,13 +107,14 @@ def _items(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
-def _words(text: str) -> list[str]:
+def parse_spaces(text: str) -> list[str]:
+    """Words separated by spaces or commas; an empty or 'none' answer is none."""
     return [] if text.strip().lower() in NONE_WORDS else text.replace(",", " ").split()
 
 
 def _scalar(word: str) -> Any:
-    if word.isascii() and word.isdigit() and len(word) <= 9:
-        return int(word)
+    if (number := whole_number(word, 9)) is not None:
+        return number
     return {"yes": True, "true": True, "no": False, "false": False}.get(word.lower(), word)
 
 
@@ -118,14 +125,10 @@ def parse_text(text: str) -> str:
 
 
 def parse_number(text: str) -> int:
-    word = text.strip()
-    if not (word.isascii() and word.isdigit() and len(word) <= 9):
-        raise Bad(f"expected a whole number, got {shorten(word, 40)!r}")
-    return int(word)
-
-
-def parse_spaces(text: str) -> list[str]:
-    return _words(text)
+    number = whole_number(text.strip(), 9)
+    if number is None:
+        raise Bad(f"expected a whole number, got {shorten(text.strip(), 40)!r}")
+    return number
 
 
 def parse_pairs(text: str) -> dict[str, Any]:
@@ -204,7 +207,7 @@ def show_players(value: Any) -> str:
 
 def parse_turn(text: str) -> dict[str, Any] | None:
     """``house gryffindor`` / ``gryffindor`` / ``dark-arts`` -> the turn."""
-    words = _words(text)
+    words = parse_spaces(text)
     if not words:
         return None
     if words[0].lower() in ("dark-arts", "da"):
@@ -461,7 +464,9 @@ _RELOCATE = Ask(
     optional=True,
 )
 
-EXPLORE = (_TITLE, _GRID, *_BETWEEN, _PAWNS, _TURN, _PLAYERS, _CARD, _ALLOWS, _EFFECT, _MOVES, _CLAIMS)
+_BOARD = (_TITLE, _GRID, *_BETWEEN)
+_CARD_AND_MOVES = (_CARD, _ALLOWS, _EFFECT, _MOVES)
+EXPLORE = (*_BOARD, _PAWNS, _TURN, _PLAYERS, *_CARD_AND_MOVES, _CLAIMS)
 FORMS: dict[str, tuple[Ask, ...]] = {
     "move": EXPLORE,
     "walls": EXPLORE,
@@ -469,21 +474,7 @@ FORMS: dict[str, tuple[Ask, ...]] = {
     "bonus": EXPLORE,
     "fly-off": EXPLORE,
     "stun": (*EXPLORE[:-1], _RELOCATE, _CLAIMS),
-    "bump": (
-        _TITLE,
-        _GRID,
-        *_BETWEEN,
-        _HOUSES,
-        _PAWNS,
-        _TRACK,
-        _TURN,
-        _PLAYERS,
-        _CARD,
-        _ALLOWS,
-        _EFFECT,
-        _MOVES,
-        _CLAIMS,
-    ),
+    "bump": (*_BOARD, _HOUSES, _PAWNS, _TRACK, _TURN, _PLAYERS, *_CARD_AND_MOVES, _CLAIMS),
     "replenish": (
         _TITLE,
         Ask("board.grid", "The board's size, COLUMNSxROWS, if it matters", optional=True),
@@ -591,18 +582,8 @@ def scenario_yaml(data: dict[str, Any], topic: str) -> str:
 
 
 def rule(data: dict[str, Any], topic: str, *, picture: bool = True) -> Any:
-    """The ruling on the built scenario, read exactly as a file is (through a private temp file)."""
-    from rulesref.referee import referee
-    from rulesref.scenario import read_scenario
-
-    fd, tmp = tempfile.mkstemp(prefix="rulesref-dispute-", suffix=".yaml")  # mode 0600: only ours
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(scenario_yaml(data, topic))
-        return referee(read_scenario(Path(tmp), display="<dispute>"), picture=picture)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    """The ruling on the built scenario, read exactly as a file is (contract.rule_bytes)."""
+    return rule_bytes(scenario_yaml(data, topic).encode("utf-8"), "<dispute>", picture=picture)
 
 
 def board_picture(data: dict[str, Any]) -> str | None:
@@ -613,7 +594,6 @@ def board_picture(data: dict[str, Any]) -> str | None:
         return None
     from rulesref.games.houses_vs_dark_arts.board_reader import read_board, read_pawns
     from rulesref.games.houses_vs_dark_arts.drawing import picture
-    from rulesref.source import Loaded
 
     doc = Loaded(data, "<dispute>", {}, {})
     board = read_board(doc)
@@ -631,13 +611,18 @@ class Dispute:
     def __init__(self, lines: Lines, say: Callable[[str], None] = print) -> None:
         self.lines = lines
         self.say = say
+        self.topic: Any = None
+        self.form: tuple[Ask, ...] = ()
+        self.defaults: dict[str, Any] = {}
+        """The topic's template, as the questions' defaults."""
+        self.answers: dict[str, Any] = {}
+        """Each field's value, as read from its answer."""
+        self.said: dict[str, str] = {}
+        """Each field's answer as typed (``events[2]`` for a list's item), offered again when it is asked again."""
 
     def run(self, topic_name: str | None, game: str | None) -> Any:
         """Ask, build, rule and offer to save; returns the ruling, or None if it could not be built."""
-        from rulesref import render
-        from rulesref.source import load_yaml
-
-        topic = self._topic(topic_name, game)
+        topic = self.topic = self._topic(topic_name, game)
         form = FORMS.get(topic.name)
         if form is None:
             self.say(
@@ -646,26 +631,24 @@ class Dispute:
                 "edit it and run `rulesref check dispute.yaml`."
             )
             return None
-        defaults = _template_defaults(load_yaml(topic.file).data)
+        self.form = form
+        self.defaults = _template_defaults(load_yaml(topic.file).data)
         self.say(f"A {topic.name} dispute: {topic.about}. Enter keeps the answer in [brackets].")
-        answers: dict[str, Any] = {}
-        said: dict[str, str] = {}
         for ask in form:
-            key = self._key(ask, answers, topic.game)
+            key = self._key(ask)
             if key is None:
                 continue
-            self._ask(ask, key, _get(defaults, key), answers, said)
+            self._ask(ask, key)
             if ask.key == _PICTURE_AFTER:
-                self._draw(topic, form, defaults, answers, said)
+                self._draw()
         for _ in range(ATTEMPTS):  # each round asks a refused field again; bounded as well by the input
-            data = assemble(topic.game, topic.name, answers)
+            data = assemble(topic.game, topic.name, self.answers)
             try:
                 ruling = rule(data, topic.name)
             except RulesrefError as exc:
-                if _asked(exc.field or "", answers) is None:  # no question asks it: say so, keep the answers
+                if not self._mend(exc):  # no question asks it: say so, keep the answers
                     self._offer_save(data, topic.name, broken=True)
                     raise
-                self._again(exc, form, topic, defaults, answers, said)
                 continue
             render.ruling(ruling)
             self._offer_save(data, topic.name)
@@ -673,8 +656,6 @@ class Dispute:
         raise RulesrefError(f"the dispute still cannot be read after {ATTEMPTS} tries", field="dispute")
 
     def _topic(self, name: str | None, game: str | None) -> Any:
-        from rulesref import templates
-
         choices = tuple(t.name for t in templates.topics(game))
         if name is not None:  # named on the command line: a wrong one is an error there
             return templates.find_topic(name, game)
@@ -683,45 +664,40 @@ class Dispute:
             try:
                 return templates.find_topic(answer or choices[0], game)
             except RulesrefError as exc:
-                self.say(f"  {visible(exc.message)}" + (f"; {visible(exc.hint)}" if exc.hint else ""))
+                self.say(refusal(exc))
         raise RulesrefError("no topic chosen", field="TOPIC")
 
-    def _key(self, ask: Ask, answers: dict[str, Any], game: str) -> str | None:
-        data = assemble(game, "", answers)
-        if not ask.when(data):
-            return None
-        return ask.key
+    def _key(self, ask: Ask) -> str | None:
+        """The field ``ask`` fills, or None when the answers so far make it moot (``when``)."""
+        return ask.key if ask.when(assemble(self.topic.game, "", self.answers)) else None
 
-    def _ask(
-        self, ask: Ask, key: str, default: Any, answers: dict[str, Any], said: dict[str, str], only: int | None = None
-    ) -> None:
+    def _ask(self, ask: Ask, key: str, only: int | None = None) -> None:
         """Ask one field (each item of a list field; ``only``: just that item) until it reads."""
+        default = _get(self.defaults, key)
         if ask.help and only is None:
             self.say(ask.help)
         if ask.many:
-            items = list(answers.get(key) or default or [])
-            texts = [said.get(f"{key}[{i}]", ask.show(v)) for i, v in enumerate(items)]
-            out: list[Any] = list(answers.get(key) or []) if only is not None else []
+            items = list(self.answers.get(key) or default or [])
+            texts = [self.said.get(f"{key}[{i}]", ask.show(v)) for i, v in enumerate(items)]
+            out: list[Any] = list(self.answers.get(key) or []) if only is not None else []
             for i in range(len(items) + 64 if only is None else 1):  # a list as long as the input says, within reason
                 index = i if only is None else only
                 hint = texts[index] if index < len(texts) else ""
-                text = self._answer(f"{ask.prompt} {index + 1}", hint, (), ask, allow_done=True)
+                text = self._answer(f"{ask.prompt} {index + 1}", hint, (), allow_done=True)
                 if text is None:
                     break
-                value = self._read(ask, text, f"{key}[{index}]", said, f"{ask.prompt} {index + 1}")
+                value = self._read(ask, text, f"{key}[{index}]", f"{ask.prompt} {index + 1}")
                 if only is not None:
                     out[index] = value
                     break
                 out.append(value)
-            answers[key] = out
+            self.answers[key] = out
             return
-        hint = said.get(key, ask.show(default) if default is not None else "")
-        text = self._answer(ask.prompt, hint, ask.choices, ask)
-        answers[key] = self._read(ask, text or "", key, said, ask.prompt)
+        hint = self.said.get(key, ask.show(default) if default is not None else "")
+        text = self._answer(ask.prompt, hint, ask.choices)
+        self.answers[key] = self._read(ask, text or "", key, ask.prompt)
 
-    def _answer(
-        self, prompt: str, default: str, choices: tuple[str, ...], ask: Ask, allow_done: bool = False
-    ) -> str | None:
+    def _answer(self, prompt: str, default: str, choices: tuple[str, ...], allow_done: bool = False) -> str | None:
         text = self.lines.ask(prompt, default, choices)
         if allow_done and (text.strip().lower() == DONE or (not text.strip() and not default)):
             return None
@@ -729,10 +705,10 @@ class Dispute:
             return default
         return text
 
-    def _read(self, ask: Ask, text: str, key: str, said: dict[str, str], prompt: str) -> Any:
+    def _read(self, ask: Ask, text: str, key: str, prompt: str) -> Any:
         for _ in range(ATTEMPTS):
             if ask.optional and text.strip().lower() in NONE_WORDS:
-                said[key] = "none"
+                self.said[key] = "none"
                 return None
             try:
                 value = ask.parse(text)
@@ -740,55 +716,36 @@ class Dispute:
                 self.say(f"  {exc}")
                 text = self.lines.ask(prompt, text, ask.choices) or text
                 continue
-            said[key] = text.strip()
+            self.said[key] = text.strip()
             return value
         raise RulesrefError(f"no answer could be read for {key}", field=key)
 
-    def _draw(
-        self, topic: Any, form: tuple[Ask, ...], defaults: dict[str, Any], answers: dict[str, Any], said: dict[str, str]
-    ) -> None:
-        from rulesref import render
-
+    def _draw(self) -> None:
         for _ in range(ATTEMPTS):
             try:
-                drawn = board_picture(assemble(topic.game, topic.name, answers))
+                drawn = board_picture(assemble(self.topic.game, self.topic.name, self.answers))
             except RulesrefError as exc:
-                if _asked(exc.field or "", answers) is None:
+                if not self._mend(exc):
                     return  # not a question's field: the ruling will say what it is
-                self._again(exc, form, topic, defaults, answers, said)
                 continue
             if drawn:
                 render.picture(drawn)
             return
 
-    def _again(
-        self,
-        exc: RulesrefError,
-        form: tuple[Ask, ...],
-        topic: Any,
-        defaults: dict[str, Any],
-        answers: dict[str, Any],
-        said: dict[str, str],
-    ) -> bool:
-        """Say why the scenario was refused and ask the field it names again; False if no question asks it."""
-        field = exc.field or ""
-        found = _asked(field, answers)
-        self.say(
-            f"  {visible(field + ': ' if field else '')}{visible(exc.message)}"
-            + (f"; {visible(exc.hint)}" if exc.hint else "")
-        )
+    def _mend(self, exc: RulesrefError) -> bool:
+        """Say why the scenario was refused and ask the field it names again; False (and nothing
+        said) when no question asks that field."""
+        found = _asked(exc.field or "", self.answers)
         if found is None:
             return False
+        self.say(refusal(exc, named=True))
         key, index = found
-        ask = next((a for a in form if self._key(a, answers, topic.game) == key), None)
-        if ask is None:
-            return False
-        self._ask(ask, key, _get(defaults, key), answers, said, only=index)
+        ask = next((a for a in self.form if self._key(a) == key), None)
+        if ask is not None:
+            self._ask(ask, key, only=index)
         return True
 
     def _offer_save(self, data: dict[str, Any], topic: str, *, broken: bool = False) -> None:
-        from rulesref.templates import write_new
-
         question = "Save what was built, to edit it by hand" if broken else "Save this dispute as a scenario file"
         try:
             if self.lines.ask(question, "no", ("yes", "no")).strip().lower() not in ("y", "yes"):
@@ -798,7 +755,7 @@ class Dispute:
             return
         text = scenario_yaml(data, topic)
         try:
-            write_new(text, Path(name), force=False)
+            templates.write_new(text, Path(name), force=False)
         except RulesrefError as exc:
             if "already exists" not in exc.message:
                 self.say(f"Error: {exc}")
@@ -809,7 +766,7 @@ class Dispute:
                 return
             if replace.strip().lower() not in ("y", "yes"):
                 return
-            write_new(text, Path(name), force=True)
+            templates.write_new(text, Path(name), force=True)
         self.say(f"Wrote {visible(name)}: run `rulesref check {visible(name)}` to rule on it again.")
 
 

@@ -18,9 +18,9 @@ from rulesref.errors import CorpusError, RulesrefError
 from rulesref.games import engine_files, engine_names
 from rulesref.referee import check_file, scenario_files
 
-CITING = {"rule": 0, "illegal": 0, "forbidden": 0, "open": 0, "undetermined": 0}
+CITING = {"rule", "illegal", "forbidden", "open", "undetermined"}
 """Trail methods whose first argument is a clause id."""
-READING = {"choice": 0, "reading": 0, "reading_or_open": 0, "by_reading": 0, "option": 0}
+READING = {"choice", "reading", "reading_or_open", "by_reading", "option"}
 """Trail methods whose first argument is a reading id (and the PACG Judge's, which wrap them)."""
 WORDED = {"reading", "reading_or_open"}
 """Trail methods whose second argument may word each option of the reading (``{option: says}``)."""

@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Union
 
@@ -67,7 +67,7 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, pi
     )
     expectation = compare(scenario.expect, ruling) if scenario.expect is not None else None
     claims = tuple(_settle(who, says, ruling) for who, says in scenario.claims.items())
-    return Ruling(**{**ruling.__dict__, "expect": expectation, "claims": claims})
+    return replace(ruling, expect=expectation, claims=claims)
 
 
 def _settle(who: str, says: str | dict[str, Any], ruling: Ruling) -> Claim:

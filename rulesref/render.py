@@ -17,14 +17,15 @@ and rich is only ever given Text, never markup: a clause titled ``[/]`` or a fil
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, NamedTuple, ParamSpec
 
 from rulesref.errors import RulesrefError, shorten
-from rulesref.text import cells, visible
+from rulesref.text import cells, visible, whole_number
 
 if TYPE_CHECKING:  # types only: `ask` must not pay for importing what it does not show
     from rich.console import Console
@@ -54,8 +55,8 @@ def width(environ: Mapping[str, str] | None = None, terminal: int | None = None)
     """
     raw = (os.environ if environ is None else environ).get("COLUMNS")
     if raw is not None:
-        # ASCII digits only, and few of them: str.isdigit() accepts '²', int() refuses 5,000 digits
-        return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 4 and int(raw) in WIDTHS else WIDTH
+        given = whole_number(raw, 4)
+        return given if given is not None and given in WIDTHS else WIDTH
     if terminal is None:
         terminal = _terminal_columns()
     return terminal if terminal in WIDTHS else WIDTH
@@ -122,6 +123,7 @@ class _Part(NamedTuple):
 
 
 Span = tuple[str, str]
+P = ParamSpec("P")
 
 
 def _w(text: object, style: str = "") -> _Part:
@@ -199,7 +201,7 @@ class _Lines:
         if pager is not None:
             _page_through(pager, (self._rich_text() if _RICH_CONSOLE else self.ansi()) if colour else self.plain())
         elif colour and _RICH_CONSOLE:
-            self._print_rich()
+            self._console().print(self._text())
         else:
             sys.stdout.write(self.ansi() if colour else self.plain())
 
@@ -250,9 +252,6 @@ class _Lines:
             force_terminal=True,
             no_color=False,
         )
-
-    def _print_rich(self) -> None:
-        self._console().print(self._text())
 
     def _rich_text(self) -> str:
         import io
@@ -353,6 +352,23 @@ def _cite(cid: str, pages: Sequence[int], game: str | None = None) -> list[_Part
     return [_a(f"({cid},", "dim"), _a(f"{_pages(pages)},", "dim"), _a(f"{game})", "dim")]
 
 
+def _ids(ids: Sequence[str], style: str = "") -> list[_Part]:
+    """Ids separated by commas, each kept whole with its comma."""
+    return [_a(x + ("," if i < len(ids) - 1 else ""), style) for i, x in enumerate(ids)]
+
+
+def _view(draw: Callable[Concatenate[_Lines, P], None]) -> Callable[P, None]:
+    """A view: ``draw`` lays its lines out on a fresh ``_Lines``, and they are shown when it returns."""
+
+    @functools.wraps(draw)
+    def view(*args: P.args, **kwargs: P.kwargs) -> None:
+        out = _Lines()
+        draw(out, *args, **kwargs)
+        out.show()
+
+    return view
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -363,22 +379,18 @@ def _open_note(out: _Lines) -> None:
 
 # --- ask ------------------------------------------------------------------------------
 
-VIEWS = ("answer", "short", "full")
-"""How `ask` shows a hit: the answer and a few related lines; one sentence to read aloud; everything."""
 
-
-def answer(a: Answer, *, view: str = "answer", quiet: bool = False) -> None:
+@_view
+def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False) -> None:
     """The answer first: title, the clause text, printed page and game; then at most RELATED
-    lines from the same game (``full``: every hit and every see-also; ``quiet``: none)."""
-    out = _Lines()
+    lines from the same game (``full``: every hit and every see-also; ``quiet``: none;
+    ``short``: one sentence to read aloud)."""
     if not a.hits:
         _miss(out, a, quiet or view == "short")
-        out.show()
         return
     top = a.hits[0]
-    if view == "short":
-        _short(out, top)
-        out.show()
+    if view == "short":  # one sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns
+        out.para(_w(short_sentence(top), "bold"), _a(f"({_pages(top.clause.pages)}; {top.clause.id})", "dim"))
         return
     c = top.clause
     if top.misreading:
@@ -392,7 +404,6 @@ def answer(a: Answer, *, view: str = "answer", quiet: bool = False) -> None:
     out.body(c.text)
     out.para(_a(c.id, "dim"), _a(f"· {_pages(c.pages)}", "dim"), _a(f"· {c.game}", "dim"))
     if quiet:
-        out.show()
         return
     rest = list(a.hits[1:])
     games = {h.clause.game for h in a.hits}
@@ -401,29 +412,12 @@ def answer(a: Answer, *, view: str = "answer", quiet: bool = False) -> None:
     if rest:
         out.para(_w("Also relevant:", "dim"))
         for h in rest:
-            _related(out, h, name_game=len(games) > 1)
+            named = h.clause.game if len(games) > 1 else None
+            out.para(_w(h.clause.title), *_cite(h.clause.id, h.clause.pages, named), indent=2, lead="• ")
     listed = {h.clause.id for h in a.hits}
     see = [s for s in c.see if view == "full" or s not in listed]
     if see and (view == "full" or len(rest) < RELATED):
-        out.para(_w("See also:", "dim"), *[_a(s + ("," if i < len(see) - 1 else ""), "dim") for i, s in enumerate(see)])
-    out.show()
-
-
-def _related(out: _Lines, h: Hit, *, name_game: bool) -> None:
-    out.para(
-        _w(h.clause.title),
-        *_cite(h.clause.id, h.clause.pages, h.clause.game if name_game else None),
-        indent=2,
-        lead="• ",
-    )
-
-
-def _short(out: _Lines, top: Hit) -> None:
-    """One sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns."""
-    c = top.clause
-    cite = f"({_pages(c.pages)}; {c.id})"
-    sentence = short_sentence(top)
-    out.para(_w(sentence, "bold"), _a(cite, "dim"))
+        out.para(_w("See also:", "dim"), *_ids(see, "dim"))
 
 
 def short_sentence(top: Hit) -> str:
@@ -487,8 +481,8 @@ def _reference(ref: str) -> str:
     return ref
 
 
-def clause(game: Game, c: Clause) -> None:
-    out = _Lines()
+@_view
+def clause(out: _Lines, game: Game, c: Clause) -> None:
     out.para(_w(c.title, "bold"))
     if c.kind == "open":
         _open_note(out)
@@ -499,7 +493,6 @@ def clause(game: Game, c: Clause) -> None:
     if c.source:
         out.para(_w("Rests on:", "dim"), _w("; ".join(_reference(ref) for ref in c.source) + ".", "dim"))
     _see_and_myths(out, game, c, "See also:")
-    out.show()
 
 
 def _see_and_myths(out: _Lines, game: Game, c: Clause, heading: str) -> bool:
@@ -516,13 +509,12 @@ def _see_and_myths(out: _Lines, game: Game, c: Clause, heading: str) -> bool:
     return bool(see or c.misreadings)
 
 
-def page(number: int, found: Sequence[tuple[Game, Clause]]) -> None:
+@_view
+def page(out: _Lines, number: int, found: Sequence[tuple[Game, Clause]]) -> None:
     """The clauses citing a page, by game: id, then its title (hanging under the title), then
     its pages. Ids are never cut: at a narrow width the title goes on the lines below the id."""
-    out = _Lines()
     if not found:
         out.para(_w(f"No clause cites page {number}."))
-        out.show()
         return
     by_game: dict[str, list[tuple[Game, Clause]]] = {}
     for g, c in found:
@@ -539,39 +531,35 @@ def page(number: int, found: Sequence[tuple[Game, Clause]]) -> None:
             else:
                 out.para(_a(c.id, "cyan"))
                 out.para(_w(c.title), where, indent=2)
-    out.show()
 
 
-def games(found: Sequence[Game]) -> None:
-    out = _Lines()
+@_view
+def games(out: _Lines, found: Sequence[Game]) -> None:
     for g in found:
         out.blank()
         out.para(_a(g.id, "bold cyan"), _w(g.title, "bold"))
         facts = f"pp. {g.pages[0]}-{g.pages[1]}; {len(g.clauses)} clauses; {len(g.readings)} readings"
         if g.aliases:
-            out.para(_w("Aliases:", "dim"), *[_a(x + ",") for x in g.aliases[:-1]], _a(g.aliases[-1]), indent=2)
+            out.para(_w("Aliases:", "dim"), *_ids(g.aliases), indent=2)
         out.para(_w(facts, "dim"), indent=2)
         if g.covers:
             out.para(_w("Covers:", "dim"), _w(g.covers + "."), indent=2)
         if g.leaves_out:
             out.para(_w("Not covered:", "dim"), _w("; ".join(t.topic for t in g.leaves_out) + "."), indent=2)
-    out.show()
 
 
-def myths(found: Sequence[tuple[Game, Misreading]]) -> None:
-    out = _Lines()
+@_view
+def myths(out: _Lines, found: Sequence[tuple[Game, Misreading]]) -> None:
     for g, m in found:
         c = g.clauses[m.clause]
         out.para(_w(m.claim), lead="✗ ", lead_style="bold red")
         out.para(_w(m.correction), *_cite(m.clause, c.pages, g.id), indent=2, lead="✓ ", lead_style="bold")
-    out.show()
 
 
-def readings(found: Sequence[Reading]) -> None:
-    out = _Lines()
+@_view
+def readings(out: _Lines, found: Sequence[Reading]) -> None:
     for r in found:
-        around = [_a(f"({r.game};", "dim"), _w(f"open question {r.open}; around", "dim")]
-        around += [_a(cid + ("," if i < len(r.clauses) - 1 else ""), "dim") for i, cid in enumerate(r.clauses)]
+        around = [_a(f"({r.game};", "dim"), _w(f"open question {r.open}; around", "dim"), *_ids(r.clauses, "dim")]
         out.para(_a(r.id, "bold"), *around, _g(")", "dim"))
         out.para(_w(r.question), indent=2)
         for o in r.options:
@@ -580,7 +568,6 @@ def readings(found: Sequence[Reading]) -> None:
         if r.default is None:
             no_default = "no default: a ruling that hits this question is undetermined unless you choose"
             out.para(_w(no_default, "yellow"), indent=4)
-    out.show()
 
 
 # --- check ----------------------------------------------------------------------------
@@ -597,12 +584,9 @@ def rulings(found: Sequence[Ruling], *, full: bool | None = None, quiet: bool = 
             brief(failed, tally=False)
         return
     if full if full is not None else len(found) <= FULL_UP_TO:
-        out = _Lines()
-        for r in found:
-            _ruling(out, r)
-        out.show()
-        return
-    brief(found)
+        _rulings(found)
+    else:
+        brief(found)
 
 
 FULL_UP_TO = 5
@@ -614,8 +598,8 @@ lay out, and nobody at a table reads it); --json has them all."""
 STEPS_AT_END = 20
 
 
-def brief(found: Sequence[Ruling], *, tally: bool = True) -> None:
-    out = _Lines()
+@_view
+def brief(out: _Lines, found: Sequence[Ruling], *, tally: bool = True) -> None:
     counts: dict[str, int] = {}
     failed = 0
     for r in found:
@@ -644,25 +628,21 @@ def brief(found: Sequence[Ruling], *, tally: bool = True) -> None:
             said = f"; {failed} expectation(s) failed" if failed else "; every expectation held"
             line.append(_g(said, "bold red" if failed else "bold green"))
         out.para(*line)
-    out.show()
 
 
-def ruling(r: Ruling) -> None:
-    out = _Lines()
-    _ruling(out, r)
-    out.show()
-
-
-def deciding(r: Ruling) -> tuple[RulingStep, ...]:
-    """The steps the verdict rests on, as the ruling marks them (``decides``)."""
-    return tuple(s for s in r.steps if s.decides)
+@_view
+def _rulings(out: _Lines, found: Sequence[Ruling]) -> None:
+    for r in found:
+        _ruling(out, r)
 
 
 def deciding_pages(r: Ruling) -> tuple[int, ...]:
-    return tuple(sorted({p for s in deciding(r) for p in s.pages}))
+    """The pages of the steps the verdict rests on, as the ruling marks them (``decides``)."""
+    return tuple(sorted({p for s in r.steps if s.decides for p in s.pages}))
 
 
 def _ruling(out: _Lines, r: Ruling) -> None:
+    """One ruling in full: verdict, summary, what decided it, what changed, the steps."""
     out.blank()
     out.para(_a(r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), _w(r.title, "bold"))
     out.body(r.summary)
@@ -719,6 +699,10 @@ def _ruling(out: _Lines, r: Ruling) -> None:
     if cited != r.pages:
         foot.append(_a(f"(every step: {_pages(r.pages)})", "dim"))
     out.para(*foot)
+
+
+ruling = _view(_ruling)
+"""One ruling in full (the guided dispute's, the session's ``check``)."""
 
 
 _RECORD_KEYS = ("events", "steps")
@@ -781,32 +765,28 @@ def _value(value: Any) -> str:
 # --- the table session (`rulesref play`) and the guided dispute -------------------------
 
 
-def picture(text: str) -> None:
+@_view
+def picture(out: _Lines, text: str) -> None:
     """A board an engine drew (plain text), as a ruling shows it."""
-    out = _Lines()
     out.verbatim(text, "cyan")
-    out.show()
 
 
-def why(game: Game, c: Clause) -> None:
+@_view
+def why(out: _Lines, game: Game, c: Clause) -> None:
     """`why` after an answer: the clauses related to it and the misreadings it corrects."""
-    out = _Lines()
     out.para(_w(c.title, "bold"), *_cite(c.id, c.pages))
     if not _see_and_myths(out, game, c, "Related:"):
         out.para(_w("No related clause or misreading is recorded for it.", "dim"))
-    out.show()
 
 
-def numbered(a: Answer) -> None:
+@_view
+def numbered(out: _Lines, a: Answer) -> None:
     """The results of a question, numbered, so `1`, `2`... shows one in full."""
-    out = _Lines()
     for n, h in enumerate(a.hits, 1):
         out.para(_w(h.clause.title), *_cite(h.clause.id, h.clause.pages), indent=4, lead=f"{n:>2}  ")
-    out.show()
 
 
-def note(text: str) -> None:
+@_view
+def note(out: _Lines, text: str) -> None:
     """A line of the session's own (a hint, what a command needs), dimmed on a terminal."""
-    out = _Lines()
     out.para(_w(text, "dim"))
-    out.show()

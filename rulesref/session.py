@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from rulesref.dispute import LINE_CHARS, Dispute, Lines, ScriptLines, _prompt_text, script_lines
+from rulesref import render
+from rulesref.dispute import LINE_CHARS, Dispute, ScriptLines, _prompt_text, refusal, script_lines
 from rulesref.errors import RulesrefError, shorten
-from rulesref.text import visible
+from rulesref.text import visible, whole_number
 
 HISTORY_BYTES = 1024 * 1024
 """A history file larger than this is not read (a session adds a line a question)."""
@@ -52,7 +53,8 @@ COMMANDS: dict[str, str] = {
     "help": "this list",
     "quit": "leave (Ctrl-D too)",
 }
-WORDS = ("more", "why", "page", "show", "myths", "readings", "check", "new", "dispute", "game", "help", "quit")
+WORDS = tuple(name.split()[0] for name in COMMANDS if name[0].islower())
+"""The commands' own words, as Tab offers them: more, why, page... quit."""
 QUIT = ("quit", "exit", "q", ":q", "bye")
 
 
@@ -63,7 +65,6 @@ class TerminalLines:
     """Lines typed at a terminal: prompt_toolkit's prompt, else ``input``."""
 
     def __init__(self, words: dict[str, list[str]], history: Any, notes: list[str]) -> None:
-        self.notes = notes
         self._main: Any = None
         self._asks: Any = None
         try:
@@ -71,36 +72,32 @@ class TerminalLines:
             from prompt_toolkit.history import InMemoryHistory
         except ImportError:  # installed without its dependencies: the standard prompt still works
             notes.append("prompt_toolkit is not installed: plain input, no completion or saved history")
-            _readline()
+            with contextlib.suppress(ImportError):
+                import readline  # noqa: F401  (line editing for input(), where the platform has it)
             return
         self._main = PromptSession(history=history, completer=_completer(words), complete_while_typing=False)
         self._asks = PromptSession(history=InMemoryHistory())
 
     def command(self, prompt: str) -> str:
         if self._main is None:
-            return _cut(input(prompt), self.notes)
-        return _cut(str(self._main.prompt(prompt)), self.notes)
+            return _cut(input(prompt))
+        return _cut(str(self._main.prompt(prompt)))
 
     def ask(self, prompt: str, default: str = "", choices: tuple[str, ...] = ()) -> str:
         text = _prompt_text(prompt, default, choices)
         if self._asks is None:
-            return _cut(input(text), self.notes)
+            return _cut(input(text))
         from prompt_toolkit.completion import WordCompleter
 
         completer = WordCompleter(list(choices), ignore_case=True) if choices else None
-        return _cut(str(self._asks.prompt(text, completer=completer)), self.notes)
+        return _cut(str(self._asks.prompt(text, completer=completer)))
 
 
-def _cut(line: str, notes: list[str]) -> str:
+def _cut(line: str) -> str:
     if len(line) > LINE_CHARS:
         print(f"(that line is {len(line):,} characters; its first {LINE_CHARS:,} are read)")
         return line[:LINE_CHARS]
     return line
-
-
-def _readline() -> None:
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401  (line editing for input(), where the platform has it)
 
 
 class _ScriptCommands(ScriptLines):
@@ -193,8 +190,6 @@ class Session:
         self.current: Any = None
 
     def run(self) -> int:
-        from rulesref import render
-
         try:
             self.game = self._pick_game(self.wanted)
         except EOFError:
@@ -233,13 +228,11 @@ class Session:
             try:
                 return find_game(answer)
             except RulesrefError as exc:
-                self.say(f"  {visible(exc.message)}" + (f"; {visible(exc.hint)}" if exc.hint else ""))
+                self.say(refusal(exc))
         raise RulesrefError("no game chosen", field="game")
 
     def do(self, line: str) -> bool | None:
         """Run one line; False means leave."""
-        from rulesref import render
-
         text = line.strip()
         if not text:
             return None
@@ -283,7 +276,6 @@ class Session:
         return None
 
     def _ask(self, text: str) -> None:
-        from rulesref import render
         from rulesref.lookup import ask
 
         found = ask(text, game=self.game.id)
@@ -294,16 +286,12 @@ class Session:
             render.note("A number shows that result in full; `why` its related clauses and misreadings.")
 
     def _need_answer(self) -> bool:
-        from rulesref import render
-
         if self.current is None:
             render.note("Ask a question first: `more`, `why` and the numbers work on its answer.")
             return False
         return True
 
     def _result(self, n: int) -> None:
-        from rulesref import render
-
         if not self._need_answer():
             return
         hits = self.answer.hits
@@ -319,29 +307,24 @@ class Session:
         return find_game(hit.clause.game)
 
     def _page(self, rest: str) -> None:
-        from rulesref import render
         from rulesref.library import clauses_on_page
 
-        if not (rest.isascii() and rest.isdigit() and len(rest) <= 6):
+        number = whole_number(rest, 6)
+        if number is None:
             render.note(f"page needs a page number, not {shorten(visible(rest), 40)!r}")
             return
-        render.page(int(rest), clauses_on_page(int(rest), self.game.id))
+        render.page(number, clauses_on_page(number, self.game.id))
 
     def _show(self, rest: str) -> None:
-        from rulesref import render
         from rulesref.library import find_clause
 
         game, found = find_clause(rest.split()[0], self.game.id)
         render.clause(game, found)
 
     def _myths(self, _rest: str) -> None:
-        from rulesref import render
-
         render.myths([(self.game, m) for m in self.game.misreadings])
 
     def _readings(self, rest: str) -> None:
-        from rulesref import render
-
         found = [r for r in self.game.readings.values() if not rest or r.id == rest.split()[0]]
         if rest and not found:
             from rulesref.errors import UnknownNameError, did_you_mean
@@ -352,7 +335,6 @@ class Session:
         render.readings(found)
 
     def _check(self, rest: str) -> None:
-        from rulesref import render
         from rulesref.referee import check_file
 
         render.ruling(check_file(Path(rest)))
@@ -369,8 +351,6 @@ class Session:
         self.say(f"Wrote {visible(output.strip())}: edit it, then `check {visible(output.strip())}`.")
 
     def _dispute(self, rest: str) -> None:
-        from rulesref import render
-
         try:
             Dispute(self.lines, self.say).run(rest or None, self.game.id)
         except (EOFError, KeyboardInterrupt):
@@ -421,37 +401,35 @@ def _terminal() -> bool:
         return False
 
 
-def play(game: str | None, answers: Path | None = None, *, debug: bool = False) -> int:
-    """`rulesref play`: the session, to its end; the exit code."""
-    from rulesref import render
-
+@contextlib.contextmanager
+def _at_the_table(answers: Path | None, debug: bool) -> Iterator[Any]:
+    """The lines of a `play` or `dispute` run; under --debug, its notes (the history file
+    ignored, no prompt_toolkit) are printed when it ends."""
     notes: list[str] = []
     render.configure(pager=False)  # a session scrolls: a pager would hide the prompt
     lines = _lines(answers, notes)
     try:
-        return Session(lines, game).run()
+        yield lines
     finally:
         if debug:
             for note in notes:
                 print(f"rulesref: {note}", file=sys.stderr)
+
+
+def play(game: str | None, answers: Path | None = None, *, debug: bool = False) -> int:
+    """`rulesref play`: the session, to its end; the exit code."""
+    with _at_the_table(answers, debug) as lines:
+        return Session(lines, game).run()
 
 
 def dispute(topic: str | None, game: str | None, answers: Path | None = None, *, debug: bool = False) -> int:
     """`rulesref dispute [TOPIC]`: one dispute settled from the prompts, to its exit code (a scenario
     that cannot be read raises, as `check` reports one)."""
-    from rulesref import render
-
-    notes: list[str] = []
-    render.configure(pager=False)
-    lines: Lines = _lines(answers, notes)
-    try:
-        # ruled on (whatever the verdict, as with `check`) or pointed at a template: exit 0
-        Dispute(lines, print).run(topic, game)
-    except EOFError:
-        print()
-        raise RulesrefError("the answers ended before the dispute was settled", field="dispute") from None
-    finally:
-        if debug:
-            for note in notes:
-                print(f"rulesref: {note}", file=sys.stderr)
+    with _at_the_table(answers, debug) as lines:
+        try:
+            # ruled on (whatever the verdict, as with `check`) or pointed at a template: exit 0
+            Dispute(lines, print).run(topic, game)
+        except EOFError:
+            print()
+            raise RulesrefError("the answers ended before the dispute was settled", field="dispute") from None
     return 0

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from rulesref.errors import RulesrefError, ScenarioError, shorten
+from rulesref.files import OPEN_FLAGS, read_up_to
 
 try:  # libyaml's parser and composer are several times faster; fall back where it is missing
     from yaml import CSafeLoader as _FastLoader
@@ -163,7 +164,7 @@ def read_bytes(path: Path, *, display: str | None = None, cls: type[RulesrefErro
     """
     name = display or str(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as exc:
         raise _open_error(path, name, exc, cls) from None
     try:
@@ -175,17 +176,10 @@ def read_bytes(path: Path, *, display: str | None = None, cls: type[RulesrefErro
                 raise cls(f"is {kind}, not a regular file", file=name)
         if info.st_size > MAX_BYTES:
             raise cls(f"file is {info.st_size:,} bytes; the limit is {MAX_BYTES:,}", file=name)
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_BYTES:  # read to the limit, not to st_size: the file may be growing
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_BYTES:
+        raw = read_up_to(lambda n: os.read(fd, n), MAX_BYTES + 1)  # to the limit, not to st_size: it may grow
+        if len(raw) > MAX_BYTES:
             raise cls(f"file is over {MAX_BYTES:,} bytes, the limit", file=name)
-        return b"".join(chunks)
+        return raw
     except OSError as exc:
         raise cls(f"cannot read the file: {exc.strerror or exc}", file=name) from None
     finally:
@@ -614,9 +608,7 @@ class _Walk:
     def begin(self, node: yaml.Node, path: PathKey, alias: _Alias | None, size: int = 1) -> None:
         """Count a value (unless an alias's expansion: counted at the alias), check its depth, record its mark."""
         if alias is None:
-            self.count += size
-            if self.count > MAX_NODES:
-                raise self.fail(node, path, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+            self.counted(node, path, size)
         if len(path) > MAX_DEPTH:
             raise self.fail(alias or node, path, f"nested deeper than {MAX_DEPTH} levels")
         # setdefault: an alias records its own mark first, and its expansion keeps it
@@ -645,10 +637,14 @@ class _Walk:
         self.key_marks.setdefault(full, _at(node))
         return key
 
-    def begin_key(self, node: yaml.Node, full: PathKey, seen: set[str]) -> None:
-        self.count += 1
+    def counted(self, node: yaml.Node, path: PathKey, size: int = 1) -> None:
+        """Count ``size`` values written at ``node``; more than MAX_NODES in all is refused there."""
+        self.count += size
         if self.count > MAX_NODES:
-            raise self.fail(node, full, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+            raise self.fail(node, path, f"document holds more than {MAX_NODES:,} values (aliases counted each use)")
+
+    def begin_key(self, node: yaml.Node, full: PathKey, seen: set[str]) -> None:
+        self.counted(node, full)
         if str(full[-1]) in seen:
             raise self.fail(node, full, f"duplicate key {shorten(str(full[-1]), 60)!r}")
         seen.add(str(full[-1]))

@@ -7,7 +7,8 @@ or plant a hyperlink; C1 controls do the same on some terminals; bidi controls r
 what is shown, so a name can read as something else. ``visible`` writes each one as an
 escape a person can read (``\\x1b``, ``\\u202e``), and nothing else changes. This
 module is plain Python: `render` adds rich's markup rules on top, the error lines use it
-as it is.
+as it is. ``whole_number`` reads a number typed or sent the one strict way every front end
+uses (a width, a page, a count).
 """
 
 from __future__ import annotations
@@ -43,6 +44,15 @@ def _escape(char: str) -> str:
     if code < 0x100:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}"
+
+
+def whole_number(text: str, most: int) -> int | None:
+    """``text`` as a whole number when it is ASCII digits, at most ``most`` of them; else None.
+
+    Not ``int()`` alone, which reads '٣' and ' 7 ' and takes a while over 5,000 digits, nor
+    ``str.isdigit()`` alone, which accepts '²': a number typed or sent is digits 0-9.
+    """
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= most else None
 
 
 def cells(text: str) -> int:

@@ -31,7 +31,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rulesref import contract
 from rulesref.clause import SCHEMA_VERSION
 from rulesref.errors import RulesrefError, ScenarioError, UnknownNameError
+from rulesref.ruling import unreadable_json
 from rulesref.source import MAX_BYTES
+from rulesref.text import whole_number
 
 QUESTION_CHARS = 2_000
 """The longest question the API reads: a table question is a line or two (`ask` reads 16 KB
@@ -98,10 +100,10 @@ def _short(value: str, field: str, limit: int) -> str:
 
 
 def _whole_number(raw: str, field: str) -> int:
-    # ASCII digits only: int() also reads '٣', and a thousand digits take a while
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:
+    number = whole_number(raw, 6)
+    if number is None:
         raise ApiError(400, f"{field} must be a whole number, written in digits 0-9", field)
-    return int(raw)
+    return number
 
 
 def create_app(game: str | None = None) -> Starlette:
@@ -135,7 +137,7 @@ def create_app(game: str | None = None) -> Starlette:
 
         cid = _short(request.path_params["clause"], "id", 200)
         g, clause = find_clause(cid, _game_arg(request, default))
-        return _json(contract.clause_json(clause, g))
+        return _json(clause.to_json(g.clauses))
 
     async def page_of_rules(request: Request) -> Response:
         from rulesref.library import clauses_on_page
@@ -148,10 +150,10 @@ def create_app(game: str | None = None) -> Starlette:
         return _json(contract.myths_json((g, m) for g in games_for(request) for m in g.misreadings))
 
     async def readings(request: Request) -> Response:
-        return _json(contract.readings_json(r for g in games_for(request) for r in g.readings.values()))
+        return _json([r.to_json() for g in games_for(request) for r in g.readings.values()])
 
     async def games(request: Request) -> Response:
-        return _json(contract.games_json(all_games()))
+        return _json([g.to_json() for g in all_games()])
 
     async def settings(request: Request) -> Response:
         """What the page starts with: the game `serve --game` chose (null: every game)."""
@@ -185,8 +187,8 @@ def create_app(game: str | None = None) -> Starlette:
         try:
             ruling = contract.rule_bytes(raw, SCENARIO_NAME, picture=True)
         except RulesrefError as exc:
-            return _json(contract.error_entry(exc, SCENARIO_NAME), 422)
-        return _json({**contract.ruling_entry(ruling), "picture": ruling.picture})
+            return _json(unreadable_json(exc, SCENARIO_NAME), 422)
+        return _json({**ruling.to_json(), "picture": ruling.picture})
 
     routes = [
         *(Route(path, page, methods=["GET", "HEAD"]) for path in PAGE_FILES),
@@ -245,7 +247,7 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 async def _rulesref_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RulesrefError)
     if isinstance(exc, ScenarioError):
-        return _json(contract.error_entry(exc, SCENARIO_NAME), 422)
+        return _json(unreadable_json(exc, SCENARIO_NAME), 422)
     message = exc.message + (f"; {exc.hint}" if exc.hint else "")
     field = exc.field or ("game" if exc.message.startswith("unsupported game") else None)
     return _json(_error_body(message, field), _status(exc))
