@@ -308,7 +308,9 @@ def ask(
         ),
     ] = None,
     game: GameOpt = None,
-    top: Annotated[int, typer.Option("--top", "-n", parser=_count, help="How many answers to look for.")] = 5,
+    top: Annotated[
+        int, typer.Option("--top", "-n", parser=_count, metavar="N", help="How many answers to look for.")
+    ] = 5,
     short: Annotated[bool, typer.Option("--short", help="One sentence and its page, to read aloud.")] = False,
     full: Annotated[bool, typer.Option("--full", help="Every answer found and every related clause.")] = False,
     quiet: QuietFlag = False,
@@ -925,10 +927,12 @@ def serve(
         str,
         typer.Option("--host", help="The address to listen on; 0.0.0.0 lets every device on the network in."),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", "-p", parser=_count, help="The port (0: any free one).")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", "-p", parser=_count, metavar="PORT", help="The port (0: any free one).")
+    ] = 8000,
     game: GameOpt = None,
 ) -> None:
-    """Serve the rules page (ask, browse, dispute) and its JSON API; needs `pip install 'rulesref[web]'`."""
+    """Serve the rules page (ask, browse, dispute) and its JSON API; needs `pip install 'rulesref\\[web]'`."""
     try:
         from rulesref.web.serve import serve as run_server
     except ImportError as exc:

@@ -186,3 +186,15 @@ def test_a_question_in_several_words_is_the_same_question(cli, options: tuple[st
     quoted = cli("ask", words, *options)
     several = cli("ask", *words.split(), *options)
     assert (several.code, several.out, several.err) == (quoted.code, quoted.out, quoted.err)
+
+
+def test_help_shows_the_web_extra_and_no_internal_names() -> None:
+    # rich reads "[web]" as markup unless escaped, and a parser's function name is no metavar
+    from typer.testing import CliRunner
+
+    from rulesref.cli import app
+
+    runner = CliRunner()
+    assert "rulesref[web]" in runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    for command in ("ask", "serve"):
+        assert "<_" not in runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
