@@ -70,5 +70,8 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         trail.open(
             "open.bonus-acquire",
             f"What {name(who)} acquires with the bonus (which card, from which deck, where it goes) "
-            "is not in the known pages; the referee changes no card counts for it.",
+            "is not in the known pages, so the state leaves that player's card counts out.",
         )
+        player = s.players.get(who)
+        if player is not None:
+            hands.unstate(player, "hand", "deck", "discard")

@@ -517,8 +517,18 @@ def _share(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
     friends = [p.id for p in s.at(space, but=pawn.id) if p.side == pawn.side]
     if not friends:
         return
+    if pawn.side == DARK_ARTS and "share-space" not in trail.choices:
+        # the default stands on the bump's several House pawns on one space; nothing says it of Dark Arts pawns
+        raise trail.undetermined(
+            "open.pass-through",
+            f"{pawn.id} ends its move on {space} with {', '.join(friends)} of its own side. Whether Dark Arts "
+            "pawns may share a space is not settled (choose with --reading share-space=OPTION).",
+        )
     option = trail.reading(
-        "share-space", f"{pawn.id} ends its move on {space} with {', '.join(friends)} of its own side."
+        "share-space",
+        f"{pawn.id} ends its move on {space} with {', '.join(friends)} of its own side.",
+        # the bump speaks of several House pawns on one space, and of no Dark Arts pawns sharing one
+        clause="open.pass-through" if pawn.side == DARK_ARTS else None,
     )
     if option == "forbidden":
         raise trail.refuse(

@@ -128,8 +128,12 @@ def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
     if held == 3:
         trail.rule("victory.dark-arts", "The Dark Arts holds all 3 Progress Tokens.")
         return held
-    # open.progress-tokens: how tokens are gained is not in the known pages
-    if trail.choice("progress-tokens") == "with-location-card" and has_card:
+    if not has_card:
+        # how tokens are won is open, but without the location card every reading of it counts the same
+        trail.rule("victory.dark-arts", f"The Dark Arts holds {held} of the 3 Progress Tokens the situation gives.")
+        return held
+    # open.progress-tokens: whether the location card brings the final token is not in the known pages
+    if trail.choice("progress-tokens") == "with-location-card":
         trail.reading(
             "progress-tokens",
             f"The Dark Arts is stated to hold {held} of 3 Progress Tokens, but it has taken the location card, "
