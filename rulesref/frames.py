@@ -438,9 +438,10 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
 
 
 def _someone_else(words: Sequence[str], at: int, people: set[int]) -> bool:
-    """Whether another character comes next: "for my friend", "for her", "for Kyra"."""
+    """Whether another character comes next: "for my friend", "for her", "for Kyra", or the
+    speaker is the one acted for ("roll my check for me")."""
     for j in range(at, min(at + 3, len(words))):
-        if words[j] in OTHER_PEOPLE or words[j] in OTHERS or j in people:
+        if words[j] in OTHER_PEOPLE or words[j] in OTHERS or j in people or words[j] == "me":
             return True
         if words[j] not in ("my", "a", "the", "our", "another"):
             return False

@@ -43,6 +43,7 @@ FRAMES = [
 OTHER_ACTOR = [
     "Can I evade the monster for my friend?",
     "I'm at the same location as Kyra. Can I play a blessing on her check?",
+    "Can Kyra roll my combat check for me?",
 ]
 
 
