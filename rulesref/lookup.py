@@ -269,15 +269,20 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked))
 
 
+EXACT = 0.99
+"""A question that is one of a clause's lines (its title or an ask), word for word, is answered
+by that clause whatever else scores higher: the pack's author wrote that question for it."""
+
+
 def _same_words_first(ranked: list[_Scored]) -> list[_Scored]:
-    """The ranking, with the clause whose own line the question nearly is put first when
-    the leader would be refused: a question as short as "who goes
+    """The ranking, with the clause whose own line the question is put first (EXACT), or the
+    one it nearly is when the leader would be refused: a question as short as "who goes
     first" gives too little evidence to win on, yet says exactly what it asks. A left-out
     topic in the lead keeps it: "how many cards do we start with" is near a rule's ask too."""
-    if not ranked or ranked[0].left_out or answers(ranked[0]):
+    if not ranked or ranked[0].left_out:
         return ranked
     same = max(ranked, key=lambda r: r.line)
-    if same.left_out or same.line < SAME_WORDS:
+    if same.left_out or same.line < (EXACT if answers(ranked[0]) else SAME_WORDS):
         return ranked
     return [same, *(r for r in ranked if r is not same)]
 

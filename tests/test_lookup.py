@@ -462,3 +462,8 @@ def test_the_plain_word_match_never_turns_chatter_into_an_answer() -> None:
     # the best plain match is scaled to 1 whatever it is; the answer rests on the analysed score
     answer = lookup.ask("my sister and I were arguing at the pub last night about the weather")
     assert not answer.hits
+
+
+def test_a_question_that_is_one_of_a_clauses_asks_gets_that_clause() -> None:
+    # the open question's own ask, though the split rule shares more of its words
+    assert lookup.ask("can a 4 card move two pawns").hits[0].clause.id == "open.plain-card-pawns"
