@@ -102,9 +102,8 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
     The Dark Arts Explore is a rule (action.dark-arts-explore); whether it may play a further
     card (``explore.earlier-cards``) is the reading ``dark-arts-explore-cards`` (no default:
     "a card" does not say "only one"). A House Explore is an open question
-    (open.house-explore): the reading ``house-explore`` (default ``as-dark-arts``) is asked
-    only for a card played for its effect alone (its options differ on nothing else), and
-    ``house-explore-cards`` (no default: no page describes the House Explore) whether a
+    (open.house-explore): the reading ``house-explore`` (default ``as-dark-arts``) says how it
+    is taken, and ``house-explore-cards`` (no default: no page describes the House Explore) whether a
     further card may be played. The further-card readings are asked once the move is ruled
     (``ask_turn_questions``): a move a rule forbids is illegal on either option. A scenario
     without ``turn:`` is not checked.
@@ -125,22 +124,20 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
             s.turn_questions.append(lambda: _further_card(s, trail, earlier))
         return
     who = cap_name(s.turn.who)
-    if ex.card is not None and not ex.moves:
-        # open.house-explore: the options differ only on a card played for its effect alone
-        option = trail.reading(
-            "house-explore",
-            {
-                "as-dark-arts": f"{who} plays a card for its effect alone: a House Explore plays a card for its "
-                "movement, an unlocked effect, or both, as in the Dark Arts Explore.",
-                "movement-required": f"{who} plays a card for its effect alone: in a House Explore the card "
-                "played must move a pawn.",
-            },
-            clause="open.house-explore",
+    option = trail.reading(
+        "house-explore",
+        {
+            "as-dark-arts": f"{who} Explores: a card is played for its movement, an unlocked effect, or both, "
+            "as in the Dark Arts Explore.",
+            "movement-required": f"{who} Explores: the card played must move a pawn; it is not played for its "
+            "effect alone.",
+        },
+        clause="open.house-explore",
+    )
+    if option == "movement-required" and ex.card is not None and not ex.moves:
+        raise trail.refuse(
+            f"{who} may not play a card for its effect alone in a House Explore (reading house-explore={option})."
         )
-        if option == "movement-required":
-            raise trail.refuse(
-                f"{who} may not play a card for its effect alone in a House Explore (reading house-explore={option})."
-            )
     if earlier:
         s.turn_questions.append(lambda: _further_card(s, trail, earlier))
 
