@@ -40,6 +40,7 @@ AGREE = [
         ("one-card", "several-cards"),
         Verdict.ILLEGAL,
     ),
+    ("move-reserve-pawn-wall-illegal", "reserve-deployment", ("by-explore", "by-replenish"), Verdict.ILLEGAL),
     (
         "action-dark-arts-explore-second-card-wall-illegal",
         "dark-arts-explore-cards",
@@ -68,6 +69,29 @@ def test_a_wall_in_an_extra_turn_is_decided_by_the_wall() -> None:
     deciding = [s for s in ruling.steps if s.decides]
     assert deciding and all(s.clause != "open.another-turn" for s in deciding)
     assert all(s.reading is None for s in deciding)
+
+
+@pytest.mark.parametrize(
+    ("name", "clause"),
+    [
+        ("move-other-house-wall-illegal", "open.move-other-house"),
+        ("move-other-side-wall-illegal", "open.move-other-side"),
+    ],
+)
+def test_whose_pawn_may_be_moved_is_asked_only_of_a_path_otherwise_legal(
+    name: str, clause: str, tmp_path: Path
+) -> None:
+    walled = _rule(HVDA, name)
+    assert walled.expect is not None and walled.expect.ok, walled.expect
+    assert walled.verdict is Verdict.ILLEGAL
+    assert clause not in {s.clause for s in walled.steps}
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(
+        (HVDA / f"{name}.yaml").read_text(encoding="utf-8").replace("walls: [b1-c1]", "walls: []"), encoding="utf-8"
+    )
+    open_ruling = check_file(plain, (), picture=False)
+    assert open_ruling.verdict is Verdict.UNDETERMINED
+    assert [s.clause for s in open_ruling.steps if s.decides] == [clause]
 
 
 def test_a_bonus_earned_in_an_extra_turn_still_asks_whether_it_chains() -> None:
