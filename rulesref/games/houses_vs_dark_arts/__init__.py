@@ -48,7 +48,13 @@ class HousesVsDarkArts:
         situation, action = read_situation(scenario)
         trail.unchanged = situation.to_state()  # what an illegal ruling reports
         try:
-            outcome = RULES[type(action)](situation, trail, action)
+            try:
+                outcome = RULES[type(action)](situation, trail, action)
+            except Undetermined:
+                turns.ask_turn_questions(situation, trail, settled_only=True)
+                raise
+            # asked after the action is ruled: an action a rule forbids is illegal whatever they say
+            turns.ask_turn_questions(situation, trail)
         except Illegal as refusal:
             outcome = trail.settle(refusal)
         except Undetermined as open_question:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -459,6 +460,10 @@ class Situation:
     """What the action produced beyond positions (bonus taken, cards acquired...), for the state."""
     told: list[str] = field(default_factory=list)
     """What happened, in short phrases, for the ruling's summary (not part of the state)."""
+    turn_questions: list[Callable[[], None]] = field(default_factory=list)
+    """Readings on whether the turn allows the action at all (a second action, a further card):
+    asked once the action itself is ruled (``turns.ask_turn_questions``), since an action a
+    rule forbids is illegal whatever they say."""
 
     def to_state(self) -> dict[str, Any]:
         state: dict[str, Any] = {"pawns": {p.id: p.to_state() for p in self.pawns.values()}}

@@ -191,22 +191,33 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
             f"{pawn.id} is stunned, so neither the card's movement nor its effects can move it until it is revived.",
             f"{pawn.id} is stunned and cannot move",
         )
+    # Whether this pawn may be moved at all is asked once the move is ruled (turns.ask_turn_questions):
+    # a path a rule forbids is illegal whoever may move the pawn, and however a reserve pawn enters.
     if pawn.side != run.side:
-        raise trail.undetermined(
-            "open.move-other-side",
-            f"{pawn.id} is not a pawn of the exploring side; whether a card may move the other side's pawns "
-            "is not settled by the known pages.",
+        s.turn_questions.append(
+            lambda: _open(
+                trail,
+                "open.move-other-side",
+                f"{pawn.id} is not a pawn of the exploring side; whether a card may move the other side's pawns "
+                "is not settled by the known pages.",
+            )
         )
-    if s.turn is not None and s.turn.side == HOUSE and pawn.house != s.turn.house:
-        raise trail.undetermined(
-            "open.move-other-house",
-            f"It is {s.turn.house}'s turn and {pawn.id} is a {pawn.house} "
-            "pawn; whether a House player may move another house's pawn is not settled.",
+    elif s.turn is not None and s.turn.side == HOUSE and pawn.house != s.turn.house:
+        house, turn_house = pawn.house, s.turn.house
+        s.turn_questions.append(
+            lambda: _open(
+                trail,
+                "open.move-other-house",
+                f"It is {turn_house}'s turn and {pawn.id} is a {house} "
+                "pawn; whether a House player may move another house's pawn is not settled.",
+            )
         )
     if pawn.at == RESERVE:
         # open.reserve-deployment: how a reserve pawn comes onto the board is a reading
-        if turns.deploy(s, trail, pawn.id) != "by-explore" or not steps:
+        if not steps:
+            turns.deploy(s, trail, pawn.id)
             raise trail.refuse(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
+        s.turn_questions.append(lambda: _deployed(s, trail, pawn.id))
         _enter(s, trail, pawn, steps[0].to, "placed")
         pawn.at, steps = steps[0].to, steps[1:]
     seen = run.visited.setdefault(pawn.id, [pawn.at])
@@ -228,6 +239,17 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
         _share(s, trail, pawn, here)
     pawn.at = here
     s.told.append(f"{pawn.id} moves {move.route()} ({move.cost} point{'s' if move.cost != 1 else ''})")
+
+
+def _open(trail: Trail, clause: str, says: str) -> None:
+    """An open question on whether the pawn may be moved: ends the ruling undetermined."""
+    raise trail.undetermined(clause, says)
+
+
+def _deployed(s: Situation, trail: Trail, pawn: str) -> None:
+    """A reserve pawn came onto the board by this Explore: refused unless reserve-deployment=by-explore."""
+    if turns.deploy(s, trail, pawn) != "by-explore":
+        raise trail.refuse(f"{pawn} is in the reserve and does not enter the board by this Explore")
 
 
 def _step(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, step: PathStep, *, last: bool = True) -> None:

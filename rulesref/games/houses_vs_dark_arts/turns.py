@@ -11,7 +11,7 @@ nothing is counted.
 from __future__ import annotations
 
 from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, Explore, Learn, Situation, Turn, cap_name
-from rulesref.ruling import Outcome, Trail, Verdict
+from rulesref.ruling import Outcome, Trail, Undetermined, Verdict
 
 
 def _turn(s: Situation) -> Turn:
@@ -23,29 +23,39 @@ def _turn(s: Situation) -> Turn:
 
 
 def may_act(s: Situation, trail: Trail, action: str) -> None:
-    """Checks every action shares: a second action this turn, an extra turn's scope (Illegal if refused).
+    """Checks every action shares: an extra turn's scope, and a second action this turn.
+
+    An extra turn from an another-turn bonus is ruled as any turn: both options of the reading
+    ``another-turn`` take it as a turn like any other (they differ only on a bonus earned
+    during it, ``another_turn``), so the reading is not asked here.
 
     Whether a player may take more than one action a turn is open (open.turn-order). For the
     Dark Arts the sources suggest one (reading ``dark-arts-actions``, default ``one-action``);
-    for a House player nothing is suggested (reading ``house-actions``, no default), so a
-    second House action is ``undetermined`` unless the reading is chosen.
+    for a House player nothing is suggested (reading ``house-actions``, no default). That
+    reading is asked once the action itself is ruled (``ask_turn_questions``): an action a
+    rule forbids is illegal on either option, so the reading decides only an action that is
+    otherwise legal.
     """
     turn = s.turn
     if turn is None:
         return
     if turn.extra:
-        # open.another-turn: what an extra turn from a bonus space allows
-        trail.reading(
-            "another-turn",
-            "This is an extra turn from an another-turn bonus space; it is "
-            "taken as another turn like any other turn of that player.",
-            clause="open.another-turn",
+        # bonus.icon: the icon gives another turn; both another-turn options take it as any turn
+        trail.rule(
+            "bonus.icon",
+            f"This is the extra turn an another-turn bonus gave {cap_name(turn.who)}: the icon gives another turn, "
+            "and both readings of another-turn take it as a turn like any other, so the action is ruled as on "
+            "any turn.",
         )
-    if turn.actions_taken == 0:
-        return
+    if turn.actions_taken > 0:
+        s.turn_questions.append(lambda: _second_action(s, trail, action))
+
+
+def _second_action(s: Situation, trail: Trail, action: str) -> None:
+    """A second action this turn: the reading dark-arts-actions or house-actions (Illegal if refused)."""
+    turn = _turn(s)
     if turn.side == DARK_ARTS:
         # action.dark-arts-choice: each turn the Dark Arts chooses Explore or Replenish
-        trail.rule("action.dark-arts-choice", "Each turn the Dark Arts chooses between Explore and Replenish.")
         reading = "dark-arts-actions"
         words = {
             "one-action": "one action a turn, as the explainer page suggests for the Dark Arts, so no second action.",
@@ -57,6 +67,9 @@ def may_act(s: Situation, trail: Trail, action: str) -> None:
             "one-action": "a House player takes one action a turn.",
             "several-actions": "a House player may take further actions.",
         }
+    trail.choice(reading)  # unchosen with no default: undetermined, before any step is recorded
+    if turn.side == DARK_ARTS:
+        trail.rule("action.dark-arts-choice", "Each turn the Dark Arts chooses between Explore and Replenish.")
     who = cap_name(turn.who)
     said = {o: f"{who} has already taken an action this turn: {w}" for o, w in words.items()}
     option = trail.reading(reading, said, clause="open.turn-order")
@@ -66,6 +79,23 @@ def may_act(s: Situation, trail: Trail, action: str) -> None:
         )
 
 
+def ask_turn_questions(s: Situation, trail: Trail, *, settled_only: bool = False) -> None:
+    """Ask the readings on whether the turn allows the action, now that the action itself is ruled.
+
+    ``settled_only``: the action's ruling ended on an open question; a reading in force that
+    refuses the action still makes it illegal, and an unchosen one is recorded as a further
+    open step (the action is undetermined either way).
+    """
+    for question in s.turn_questions:
+        try:
+            question()
+        except Undetermined as unchosen:
+            if not settled_only:
+                raise
+            trail.open(unchosen.clause, unchosen.says)
+    s.turn_questions.clear()
+
+
 def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
     """Called at the start of an Explore: Illegal when it may not go on.
 
@@ -73,8 +103,10 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
     card (``explore.earlier-cards``) is the reading ``dark-arts-explore-cards`` (no default:
     "a card" does not say "only one"). A House Explore is an open question
     (open.house-explore): the reading ``house-explore`` (default ``as-dark-arts``) says how it
-    is taken, and ``house-explore-cards`` (no default: no page describes the House Explore)
-    whether a further card may be played. A scenario without ``turn:`` is not checked.
+    is taken, and ``house-explore-cards`` (no default: no page describes the House Explore) whether a
+    further card may be played. The further-card readings are asked once the move is ruled
+    (``ask_turn_questions``): a move a rule forbids is illegal on either option. A scenario
+    without ``turn:`` is not checked.
     """
     may_act(s, trail, "Explore")
     earlier = ex.earlier
@@ -89,21 +121,7 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
             "The Dark Arts Explores: it plays a card and resolves its movement, an unlocked effect of it, or both.",
         )
         if earlier:
-            # open.dark-arts-explore-cards: the page prints "a card"; a further one is a reading
-            further = f"The Dark Arts has already played {earlier} card(s) in this Explore and plays a further one: "
-            cards = trail.reading(
-                "dark-arts-explore-cards",
-                {
-                    "one-card": further + "its Explore plays one card, so a further one is not allowed.",
-                    "several-cards": further + "its Explore may play several cards.",
-                },
-                clause="open.dark-arts-explore-cards",
-            )
-            if cards == "one-card":
-                raise trail.refuse(
-                    "The Dark Arts has already played a card in this Explore; a further card is not allowed "
-                    f"(reading dark-arts-explore-cards={cards})."
-                )
+            s.turn_questions.append(lambda: _further_card(s, trail, earlier))
         return
     who = cap_name(s.turn.who)
     option = trail.reading(
@@ -121,21 +139,45 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
             f"{who} may not play a card for its effect alone in a House Explore (reading house-explore={option})."
         )
     if earlier:
-        # open.house-explore: may several cards be played in one House Explore? (no default)
-        further = f"{who} has already played {earlier} card(s) in this Explore and plays a further one: "
+        s.turn_questions.append(lambda: _further_card(s, trail, earlier))
+
+
+def _further_card(s: Situation, trail: Trail, earlier: int) -> None:
+    """A further card in the same Explore: dark-arts-explore-cards or house-explore-cards (Illegal if refused)."""
+    turn = _turn(s)
+    if turn.side == DARK_ARTS:
+        # open.dark-arts-explore-cards: the page prints "a card"; a further one is a reading
+        further = f"The Dark Arts has already played {earlier} card(s) in this Explore and plays a further one: "
         cards = trail.reading(
-            "house-explore-cards",
+            "dark-arts-explore-cards",
             {
-                "one-card": further + "a House Explore plays one card, so not allowed.",
-                "several-cards": further + "a House Explore may play several cards.",
+                "one-card": further + "its Explore plays one card, so a further one is not allowed.",
+                "several-cards": further + "its Explore may play several cards.",
             },
-            clause="open.house-explore",
+            clause="open.dark-arts-explore-cards",
         )
         if cards == "one-card":
             raise trail.refuse(
-                f"{who} has already played a card in this Explore; a further card is not allowed "
-                f"(reading house-explore-cards={cards})."
+                "The Dark Arts has already played a card in this Explore; a further card is not allowed "
+                f"(reading dark-arts-explore-cards={cards})."
             )
+        return
+    who = cap_name(turn.who)
+    # open.house-explore: may several cards be played in one House Explore? (no default)
+    further = f"{who} has already played {earlier} card(s) in this Explore and plays a further one: "
+    cards = trail.reading(
+        "house-explore-cards",
+        {
+            "one-card": further + "a House Explore plays one card, so not allowed.",
+            "several-cards": further + "a House Explore may play several cards.",
+        },
+        clause="open.house-explore",
+    )
+    if cards == "one-card":
+        raise trail.refuse(
+            f"{who} has already played a card in this Explore; a further card is not allowed "
+            f"(reading house-explore-cards={cards})."
+        )
 
 
 def in_last_hands(s: Situation) -> bool:

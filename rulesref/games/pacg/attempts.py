@@ -105,6 +105,29 @@ def judge_result(
             f"{said} after check {max(later)} of the chain: the checks of a then chain are attempted one after "
             "another, in order.",
         )
+    if n == 1 and result.by != enc.who:
+        return judge.illegal(
+            "step.attempt-check",
+            f"{said}: only the encountering character, {enc.who}, attempts the check to {_goal(s)}; nobody else "
+            f"can {_goal(s)} in their place.",
+        )
+    if n > 1 and result.by not in (enc.who, *enc.local):
+        return judge.illegal(
+            "step.sequential-checks",
+            f"{said}: only a character at {enc.who}'s location may attempt one of the sequential checks.",
+        )
+    done = {j for j in enc.attempts if j != k} | {k}
+    if (
+        n > 1
+        and len(done) == n
+        and result.by != enc.who
+        and all(a.by != enc.who or a.skipped for j, a in enc.attempts.items() if j != k)
+    ):
+        return judge.illegal(
+            "step.sequential-checks",
+            f"{said}: that would leave {enc.who}, the encountering character, without attempting any of the "
+            "sequential checks; they must attempt at least one.",
+        )
     earlier = enc.attempts.get(k)
     if earlier is not None and not earlier.skipped and not result.reroll:
         first = earlier.by
@@ -142,53 +165,12 @@ def judge_result(
             },
             about=late,
         )
+        if after is Verdict.UNDETERMINED:
+            _leave_open(enc, earlier, replaced, _success(s, event, check, result))
         if after is not Verdict.LEGAL:
             return after
-    if n == 1 and result.by != enc.who:
-        return judge.illegal(
-            "step.attempt-check",
-            f"{said}: only the encountering character, {enc.who}, attempts the check to {_goal(s)}; nobody else "
-            f"can {_goal(s)} in their place.",
-        )
-    if n > 1 and result.by not in (enc.who, *enc.local):
-        return judge.illegal(
-            "step.sequential-checks",
-            f"{said}: only a character at {enc.who}'s location may attempt one of the sequential checks.",
-        )
-    done = {j for j in enc.attempts if j != k} | {k}
-    if (
-        n > 1
-        and len(done) == n
-        and result.by != enc.who
-        and all(a.by != enc.who or a.skipped for j, a in enc.attempts.items() if j != k)
-    ):
-        return judge.illegal(
-            "step.sequential-checks",
-            f"{said}: that would leave {enc.who}, the encountering character, without attempting any of the "
-            "sequential checks; they must attempt at least one.",
-        )
+    success = _success(s, event, check, result)
     difficulty = result.difficulty if result.difficulty is not None else check.difficulty
-    success = result.success
-    if result.total is not None and difficulty is not None:
-        meets = result.total >= difficulty
-        if success is not None and success != meets:
-            raise _error(
-                s,
-                event,
-                "success",
-                f"total {result.total} {'meets' if meets else 'is below'} the difficulty {difficulty}, but success "
-                f"is {str(success).lower()}",
-                hint="give the adjusted difficulty with difficulty: N if an effect changed it",
-            )
-        success = meets
-    if success is None:
-        raise _error(
-            s,
-            event,
-            "total",
-            "cannot tell whether the check succeeded: the card gives no difficulty",
-            hint="add success: true or false",
-        )
     enc.attempts[k] = Attempt(event.index, result.by, check, result.total, success)
     # the reroll takes the replaced roll's place, so the damage that roll dealt is not suffered
     enc.damage = [d for d in enc.damage if d not in replaced]
@@ -232,6 +214,46 @@ def judge_result(
     if not success and s.card.is_monster:
         _check_damage(judge, s, enc, event, step, k, result, check, difficulty)
     return verdict
+
+
+def _success(s: Situation, event: Event, check: Check, result: Result) -> bool:
+    """Whether the result succeeds: ``total >= difficulty``, or ``success`` as given (a ScenarioError if both
+    are given and disagree)."""
+    difficulty = result.difficulty if result.difficulty is not None else check.difficulty
+    success = result.success
+    if result.total is not None and difficulty is not None:
+        meets = result.total >= difficulty
+        if success is not None and success != meets:
+            raise _error(
+                s,
+                event,
+                "success",
+                f"total {result.total} {'meets' if meets else 'is below'} the difficulty {difficulty}, but success "
+                f"is {str(success).lower()}",
+                hint="give the adjusted difficulty with difficulty: N if an effect changed it",
+            )
+        success = meets
+    if success is None:
+        raise _error(
+            s,
+            event,
+            "total",
+            "cannot tell whether the check succeeded: the card gives no difficulty",
+            hint="add success: true or false",
+        )
+    return success
+
+
+def _leave_open(enc: Encounter, earlier: Attempt | None, replaced: list[DamageDealt], rerolled: bool) -> None:
+    """A reroll left open: the roll it would replace stands only on one option.
+
+    Its damage is dealt only if the reroll is refused, and where the reroll would turn the
+    check's success around, the check's result (and so the card's fate) is not settled.
+    """
+    for damage in replaced:
+        damage.open = True
+    if earlier is not None and earlier.success != rerolled:
+        earlier.open = True
 
 
 def _replaced_damage(enc: Encounter, earlier: Attempt, k: int) -> list[DamageDealt]:

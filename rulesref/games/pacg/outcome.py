@@ -16,12 +16,23 @@ def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
     """True if every check of the chain succeeded, False if any failed, None if the events do not say."""
     if enc.status is not None:
         return enc.status in ("acquired", "defeated")
-    results = [enc.attempts[k].success if k in enc.attempts else None for k in range(1, len(s.chain) + 1)]
+    attempts = [enc.attempts.get(k) for k in range(1, len(s.chain) + 1)]
+    results = [None if a is None or a.open else a.success for a in attempts]
     if any(r is False for r in results):
         return False
     if all(r is True for r in results):
         return True
     return None
+
+
+def _not_said(enc: Encounter, goal: str, card: str) -> str:
+    """Why the checks' outcome is unknown: an open point could turn a result around, or the events do not say."""
+    if any(a.open for a in enc.attempts.values()):
+        return (
+            f"whether every check to {goal} {card} succeeded turns on the open question above (a reroll that "
+            f"would change the result), so what becomes of {card} is not settled."
+        )
+    return f"the events do not say whether every check to {goal} {card} succeeded."
 
 
 def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
@@ -33,10 +44,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         enc.over = Over.RESOLVED
         if won is None:
             enc.outcome, enc.at = CardOutcome.UNKNOWN, Where.UNKNOWN
-            judge.note(
-                "step.resolve-boon",
-                f"Resolve: the events do not say whether every check to acquire {card.name} succeeded.",
-            )
+            judge.note("step.resolve-boon", f"Resolve: {_not_said(enc, 'acquire', card.name)}")
         elif won:
             enc.outcome, enc.at = CardOutcome.ACQUIRED, Where.HAND
             judge.note(
@@ -55,9 +63,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         return
     if won is None:
         enc.outcome, enc.at = CardOutcome.UNKNOWN, Where.UNKNOWN
-        judge.note(
-            "step.resolve-bane", f"Resolve: the events do not say whether every check to defeat {card.name} succeeded."
-        )
+        judge.note("step.resolve-bane", f"Resolve: {_not_said(enc, 'defeat', card.name)}")
         return
     if won:
         enc.outcome = CardOutcome.DEFEATED

@@ -112,9 +112,13 @@ def run(s: Situation, trail: Trail) -> Outcome:
             if len(walks) > 1
             else ""
         )
-        + f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}.",
+        + (
+            f". {s.card.name}: its fate is not decided."
+            if state["card"]["outcome"] == CardOutcome.UNKNOWN.value
+            else f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}."
+        ),
     )
-    return Outcome(verdict, _summary(s, verdicts, state, verdict), state)
+    return Outcome(verdict, _summary(s, walks, verdicts, state, verdict), state)
 
 
 def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Verdict:
@@ -253,14 +257,21 @@ def _where(at: str) -> str:
         "vault": "back in the vault",
         "location": "shuffled back into its location",
         "escaped": "escaped into the unguarded locations",
-    }.get(at, "its place is not decided by the events given")
+    }.get(at, "where it goes is not settled")
 
 
-def _summary(s: Situation, verdicts: list[Verdict], state: dict[str, Any], verdict: Verdict) -> str:
+def _summary(s: Situation, walks: list[Walk], verdicts: list[Verdict], state: dict[str, Any], verdict: Verdict) -> str:
+    turned = any(a.open for w in walks for a in w.enc.attempts.values())
     bad = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.ILLEGAL]
     open_ = [i + 1 for i, v in enumerate(verdicts) if v is Verdict.UNDETERMINED]
-    fate = f"{s.card.name} is {state['card']['outcome']} and {_where(state['card']['at'])}."
-    fate = fate[0].upper() + fate[1:]
+    if state["card"]["outcome"] != CardOutcome.UNKNOWN.value:
+        fate = f"{s.card.name} is {state['card']['outcome']} and {_where(state['card']['at'])}."
+        fate = fate[0].upper() + fate[1:]
+    elif turned:
+        # a check's result turns on the open question, and so the card's fate: announce none
+        fate = f"What becomes of {s.card.name} is not settled while that question is open."
+    else:
+        fate = f"What becomes of {s.card.name} is not decided by the events given."
     if bad:
         events = ", ".join(str(n) for n in bad)
         return (

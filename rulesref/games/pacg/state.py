@@ -79,6 +79,9 @@ class Attempt:
     total: int | None
     success: bool
     skipped: bool = False
+    open: bool = False
+    """Whether this result stands rests on an open point that could turn its success around
+    (a reroll the readings leave open): the check's result is then not settled."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,8 @@ class DamageDealt:
     amount: int | None
     type: str
     source: str
+    open: bool = False
+    """Dealt only on one option of an open point (a reroll left open would take its place)."""
 
     def to_state(self) -> list[dict[str, object]]:
         out: list[dict[str, object]] = []
@@ -117,6 +122,8 @@ class DamageDealt:
             item: dict[str, object] = {"to": who, "type": self.type, "source": self.source}
             if self.amount is not None:
                 item["amount"] = self.amount
+            if self.open:
+                item["open"] = True
             out.append(item)
         return out
 
