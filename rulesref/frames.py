@@ -74,10 +74,15 @@ HELPING = frozenset({"for", "instead", "behalf"})
 EDGES = frozenset({"count", "target-state"})
 """Frame keys a clause may declare that a question must state for the clause to fit."""
 SEVERAL = frozenset(
-    {"two", "three", "four", "both", "several", "multiple", "2", "3", "4", "pair", "twice"}
+    {"several", "multiple", "pair", "twice"}
     | {"chain", "chained", "sequential", "sequence", "series", "second", "third", "2nd", "3rd"}
 )
-"""Words that count more than one (``count: several``)."""
+"""Words that count more than one (``count: several``). "Both" is not among them: in a stun
+it is the two pawns of the one encounter ("does mine get stunned, or both?")."""
+NUMBERS = frozenset({"two", "three", "four", "2", "3", "4"})
+"""Numbers that count more than one of what follows, unless it is movement ("moved 4")."""
+MOVEMENT = frozenset({"moved", "move", "moves", "moving", "went", "go", "goes", "walked", "walk", "rolled", "roll"})
+MOVE_UNITS = frozenset({"space", "spaces", "square", "squares", "step", "steps", "movement", "points", "moves"})
 LYING = frozenset({"stunned", "lying", "knocked", "fallen", "toppled", "downed"})
 """Words for a pawn already stunned (``target-state: stunned``)."""
 ALREADY = frozenset({"already", "allready", "alredy", "still", "currently", "lying", "laying"})
@@ -209,7 +214,7 @@ def read(
     cards = {m.value for m in found if m.key == "card"}
     if len(cards) == 1:
         frame["card"] = next(iter(cards))
-    if SEVERAL & set(words) or _more_than_one(words):
+    if SEVERAL & set(words) or _numbered(words) or _more_than_one(words):
         frame["count"] = "several"
     if _already_stunned(words, set(side_at) | {i for i, w in enumerate(words) if w in PAWN_NOUNS}):
         frame["target-state"] = "stunned"
@@ -328,6 +333,18 @@ def _asked(words: Sequence[str], parties: Sequence[int]) -> int | None:
             if after:
                 return after[0]
     return None
+
+
+def _numbered(words: Sequence[str]) -> bool:
+    """ "two death eaters", "3 house pawns": a number of things, not of spaces moved."""
+    for i, w in enumerate(words):
+        if w not in NUMBERS:
+            continue
+        before = words[i - 1] if i > 0 else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if before not in MOVEMENT and after not in MOVE_UNITS and after not in NUMBERS:
+            return True
+    return False
 
 
 def _more_than_one(words: Sequence[str]) -> bool:

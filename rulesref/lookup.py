@@ -72,6 +72,9 @@ ROLE_MATCH = 1.05
 EDGE_UNSTATED = 0.9
 """Score factor of a clause about an edge case (frames.EDGES) the question does not name:
 "Harry stops on Bellatrix's space" is the stun, not the stun of several pawns."""
+EDGE_MATCH = 1.1
+"""Score factor, beside ROLE_MATCH, of a clause about an edge case the question names: "two
+death eaters on the space" is the open question of several pawns, not the plain stun."""
 ABOUT_MATCH = 1.2
 ABOUT_MISMATCH = 0.9
 """Score factors of a clause about one party of a move (``about: target``, where the bumped
@@ -406,7 +409,7 @@ def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
         return 1.0
     if any(frame[k] != roles[k] for k in shared):
         return ROLE_MISMATCH
-    return ROLE_MATCH
+    return ROLE_MATCH * (EDGE_MATCH if any(k in frames.EDGES for k in shared) else 1.0)
 
 
 def _surface(g: dict[str, Any], words: list[str], analysed: list[tuple[str, float]]) -> dict[int, float]:

@@ -79,6 +79,8 @@ def test_a_clause_about_one_party_fits_the_question_asking_after_it() -> None:
 
 
 UNSTATED_EDGES = [
+    "Luna moved 4 and stopped exactly where Greyback is. Is Greyback out of the game?",
+    "A house pawn finished on my pawn's space - does my pawn get laid down, theirs, or both?",
     "Harry stops on Bellatrix's space. Who ends up stunned?",
     "Valeros encountered a monster with a single combat check. Can Lem attempt that check instead of him?",
     "A DA pawn landed on Hermione. Is that a stun?",
