@@ -283,9 +283,12 @@ def _ends_side(at: int, side_at: Mapping[int, str], words: Sequence[str]) -> boo
 
 
 def _object_follows(words: Sequence[str], end: int, side_at: Mapping[int, str]) -> bool:
-    """Whether a party comes next after a verb: "bumped Slytherin's pawn", "stunned him"."""
+    """Whether a party comes next after a verb: "bumped Slytherin's pawn", "stunned him",
+    "bumped Tom's pawn" (a name the glossary does not know, before a pawn)."""
     for j in range(end, min(end + 3, len(words))):
         if j in side_at or words[j] in OBJECTS or words[j] in OTHERS or words[j] in SPEAKER:
+            return True
+        if j + 1 < len(words) and words[j + 1] in PAWN_NOUNS and words[j] not in ("a", "an"):
             return True
         if words[j] not in DETERMINERS and words[j] not in ("just", "one", "of"):
             return False

@@ -33,6 +33,7 @@ FRAMES = [
     ("I just bumped Slytherin's pawn. What happens to my figure?", {"mover": "dark-arts", "asked": "dark-arts"}),
     ("When my house pawn stuns a death eater, who moves it?", {"mover": "house", "target": "dark-arts"}),
     ("the dark arts guy bumped me twice this turn", {"mover": "dark-arts", "target": "house"}),
+    ("After I bump Tom's pawn, where does my pawn end up?", {"mover": "dark-arts", "asked": "dark-arts"}),
     # "As Dark Arts," gives the speaker's side without the word "player"
     ("As Dark Arts, Harry's pawn just landed on my guy.", {"mover": "house", "target": "dark-arts"}),
     # the party asked after: where it goes, what becomes of it
