@@ -378,8 +378,11 @@ def test_the_config_folder_is_the_platforms(tmp_path: Path) -> None:
 def test_cache_clear_removes_only_our_files(cli, tmp_path: Path, monkeypatch) -> None:
     folder = tmp_path / "cache"
     monkeypatch.setenv("RULESREF_CACHE", str(folder))
-    from rulesref import lookup
+    from rulesref import cache, lookup
 
+    # clear also empties the per-user folder in the system temp folder: a private one here,
+    # or what other runs left in the machine's would be counted too
+    monkeypatch.setattr(cache, "_temp_path", lambda: tmp_path / "private")
     lookup._loaded.clear()
     assert cli("ask", "walls").code == 0
     built = sorted(p.name for p in folder.iterdir())
