@@ -163,6 +163,9 @@ class Answer(NamedTuple):
     """The nearest topics when there are no hits, as ``(id, title)``."""
     covers: str | None = None
     """When the question is about what the packs leave out: what they do cover, in a line."""
+    asserted: bool = False
+    """Whether the question states a claim to confirm ("..., right?"): then a misreading it
+    repeats is answered "No", where a question merely near one is given the correction."""
 
     def to_json(self) -> dict[str, object]:
         """The `ask --json` contract (docs/json.md): the same keys for an answer and a miss."""
@@ -267,9 +270,9 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     first = ranked[0]
     ranked = [r for r in ranked if r.game == first.game or r.score >= BOTH_GAMES * first.score][:top]
     # the claim test compiles a long pattern: only worth it when a hit is near a claim
-    near_claim = any(r.claim and MISREADING_MIN <= r.claim[1] < MISREADING_CLOSE for r in ranked)
+    near_claim = any(r.claim and r.claim[1] >= MISREADING_MIN for r in ranked)
     claims = near_claim and asserts(query)
-    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked))
+    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked), asserted=claims)
 
 
 EXACT = 0.99
@@ -545,7 +548,12 @@ def _hit(g: dict[str, Any], r: _Scored, asserts: bool) -> Hit:
     """The Hit for a ranked clause, with the misreading it corrects if the question reads like it."""
     clause = _clause(g, r.clause)
     misreading = None
-    if r.claim and (r.claim[1] >= MISREADING_CLOSE or (asserts and r.claim[1] >= MISREADING_MIN)):
+    # put as a question, it repeats the misreading only when the claim is the clause's line it
+    # is closest to: "can I discard any number of cards" is nearer an ask than the wrong claim
+    if r.claim is None:
+        return Hit(clause, r.score, None)
+    sim = r.claim[1]
+    if (sim >= MISREADING_CLOSE and sim >= r.line) or (asserts and sim >= MISREADING_MIN):
         misreading = clause.misreadings[r.claim[0]]
     return Hit(clause, r.score, misreading)
 

@@ -390,11 +390,13 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         return
     top = a.hits[0]
     if view == "short":  # one sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns
-        out.para(_w(short_sentence(top), "bold"), _a(f"({_pages(top.clause.pages)}; {top.clause.id})", "dim"))
+        out.para(
+            _w(short_sentence(top, a.asserted), "bold"), _a(f"({_pages(top.clause.pages)}; {top.clause.id})", "dim")
+        )
         return
     c = top.clause
     if top.misreading:
-        out.para(_w("That is a common misreading.", "bold red"))
+        out.para(_w("That is a common misreading." if a.asserted else "A common misreading:", "bold red"))
         out.para(_w("Claim:", "dim"), _w(top.misreading.claim), indent=2)
         out.para(_w("Correction:", "bold"), _w(top.misreading.correction), indent=2)
         out.blank()
@@ -420,15 +422,15 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         out.para(_w("See also:", "dim"), *_ids(see, "dim"))
 
 
-def short_sentence(top: Hit) -> str:
-    """What ``--short`` reads aloud: the correction of a misreading the question repeats,
+def short_sentence(top: Hit, asserted: bool) -> str:
+    """What ``--short`` reads aloud: the correction of a misreading the question repeats
+    ("No: ..." when it asserts the claim: a question merely near one is not answered "no"),
     else the clause's title (one line stating the rule), as a sentence."""
     c = top.clause
     if top.misreading:
         first = _first_sentence(top.misreading.correction)
-        if cells(first) <= 100:
-            return f"No: {first}"
-        return f"No: {_sentence(c.title)}"
+        said = first if cells(first) <= 100 else _sentence(c.title)
+        return f"No: {said}" if asserted else said
     title = _sentence(c.title)
     return f"Not settled by the rules: {title}" if c.kind == "open" and "settled" not in title else title
 

@@ -467,3 +467,22 @@ def test_the_plain_word_match_never_turns_chatter_into_an_answer() -> None:
 def test_a_question_that_is_one_of_a_clauses_asks_gets_that_clause() -> None:
     # the open question's own ask, though the split rule shares more of its words
     assert lookup.ask("can a 4 card move two pawns").hits[0].clause.id == "open.plain-card-pawns"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # a question near a misreading is given the correction, not a "No" it did not ask for
+        ("can I discard my whole hand when I replenish as a house player", "The discard is optional"),
+        # one that asks a true rule, nearer the clause's own lines than the claim, is not flagged
+        ("can a House player discard any number of cards when replenishing", "A House player may discard"),
+        ("do dark arts pawns ignore all four obstacle types", "Dark Arts pawns ignore all four"),
+        # one that asserts the misreading is answered "No"
+        ("my friend says a house player can only discard one card when replenishing, right?", "No: "),
+    ],
+)
+def test_no_is_said_only_to_a_question_that_asserts_the_misreading(question: str, said: str) -> None:
+    from rulesref import render
+
+    a = lookup.ask(question)
+    assert render.short_sentence(a.hits[0], a.asserted).startswith(said)
