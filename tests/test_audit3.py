@@ -123,7 +123,7 @@ def test_a_house_pawn_flies_off_under_the_chosen_reading() -> None:
 
 def test_the_icon_giving_another_turn_is_a_rule_and_what_the_turn_holds_is_not() -> None:
     ruling = _rule(HVDA, "bonus-another-turn")
-    icon = [s for s in ruling.steps if "another turn after this one" in s.says]
+    icon = [s for s in ruling.steps if "gives the player another turn" in s.says]
     assert icon and all(s.clause == "bonus.icon" and s.basis is Basis.RULE for s in icon)
     assert not any(s.reading and s.reading.startswith("another-turn=") for s in ruling.steps)
 
@@ -337,3 +337,17 @@ def test_an_after_encounter_effect_cancelled_by_the_close_is_illegal_on_any_afte
     assert ruling.verdict is Verdict.ILLEGAL
     assert ruling.state["events"][-1] == "illegal"
     assert not any(s.clause == "open.play-after-win" for s in ruling.steps)
+
+
+def test_what_an_extra_turn_holds_is_a_reading_asked_only_for_an_action_other_than_explore() -> None:
+    # open question 18: is the extra turn a full turn with a choice of action? (audit 6, N1)
+    replenish = _rule(HVDA, "turn-extra-turn-replenish-undetermined")
+    assert replenish.verdict is Verdict.UNDETERMINED
+    explore = _rule(HVDA, "turn-extra-turn-plain-move")
+    assert not any(s.reading and s.reading.startswith("extra-turn-actions=") for s in explore.steps)
+
+
+def test_an_another_turn_bonus_in_the_last_hand_phase_gives_no_stated_turn() -> None:
+    ruling = _rule(HVDA, "bonus-another-turn-last-hands")
+    assert ruling.verdict is Verdict.LEGAL and "another-turn" not in ruling.state
+    assert any(s.clause == "open.another-turn" and s.basis is Basis.OPEN for s in ruling.steps)

@@ -25,9 +25,9 @@ def _turn(s: Situation) -> Turn:
 def may_act(s: Situation, trail: Trail, action: str) -> None:
     """Checks every action shares: an extra turn's scope, and a second action this turn.
 
-    An extra turn from an another-turn bonus is ruled as any turn: both options of the reading
-    ``another-turn`` take it as a turn like any other (they differ only on a bonus earned
-    during it, ``another_turn``), so the reading is not asked here.
+    What an extra turn from an another-turn bonus holds is open (open 18): an Explore is
+    allowed in it on either option of ``extra-turn-actions``, so only another action asks
+    that reading (no default), once the action itself is ruled. Chaining is ``another_turn``.
 
     Whether a player may take more than one action a turn is open (open.turn-order). For the
     Dark Arts the sources suggest one (reading ``dark-arts-actions``, default ``one-action``);
@@ -40,15 +40,27 @@ def may_act(s: Situation, trail: Trail, action: str) -> None:
     if turn is None:
         return
     if turn.extra:
-        # bonus.icon: the icon gives another turn; both another-turn options take it as any turn
-        trail.rule(
-            "bonus.icon",
-            f"This is the extra turn an another-turn bonus gave {cap_name(turn.who)}: the icon gives another turn, "
-            "and both readings of another-turn take it as a turn like any other, so the action is ruled as on "
-            "any turn.",
-        )
+        trail.rule("bonus.icon", f"This is the extra turn an another-turn bonus gave {cap_name(turn.who)}.")
+        if action != "Explore":
+            s.turn_questions.append(lambda: _extra_turn_action(s, trail, action))
     if turn.actions_taken > 0:
         s.turn_questions.append(lambda: _second_action(s, trail, action))
+
+
+def _extra_turn_action(s: Situation, trail: Trail, action: str) -> None:
+    """An action other than Explore in an extra turn: the reading extra-turn-actions (Illegal if refused)."""
+    who = cap_name(_turn(s).who)
+    option = trail.reading(
+        "extra-turn-actions",
+        {
+            "any-action": f"{who} takes a {action} in the extra turn: the extra turn is a full turn, with any action.",
+            "explore-only": f"{who} takes a {action} in the extra turn, which is one more Explore only.",
+        },
+        clause="open.another-turn",
+        forbids=("explore-only",),
+    )
+    if option == "explore-only":
+        raise trail.refuse(f"the extra turn is one more Explore, not a {action} (reading extra-turn-actions={option})")
 
 
 def _second_action(s: Situation, trail: Trail, action: str) -> None:
@@ -226,8 +238,17 @@ def deploy(s: Situation, trail: Trail, pawn: str) -> str:
 def another_turn(s: Situation, trail: Trail) -> bool:
     """An another-turn bonus is earned: whether it gives a further turn (False: it does not).
 
-    The answer is also put in the state as ``another-turn: true|false``.
+    The answer is also put in the state as ``another-turn: true|false``, except in the
+    last-hand phase, where how the bonus works is itself open (open 18): an open step then,
+    and no answer in the state.
     """
+    if in_last_hands(s):
+        trail.open(
+            "open.another-turn",
+            "An another-turn bonus is earned in the last-hand phase; whether it gives a turn there, and what "
+            "that turn holds, is not settled.",
+        )
+        return False
     if s.turn is not None and s.turn.extra:
         during = "The bonus is earned during an extra turn: "
         option = trail.reading(
@@ -242,5 +263,5 @@ def another_turn(s: Situation, trail: Trail) -> bool:
         return option != "no-chain"
     s.facts["another-turn"] = True
     # bonus.icon: the icon gives another turn (what that turn holds, and chaining, is open.another-turn)
-    trail.rule("bonus.icon", "The bonus gives the player another turn after this one.")
+    trail.rule("bonus.icon", "The bonus gives the player another turn.")
     return True
