@@ -173,7 +173,11 @@ def bump(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn])
     """Great Hall, reserve, House Marker, then the acquisition (once a turn)."""
     victim = _victim(s, trail, ex, pawn, there)
     # open.bump-stunned: is a stunned House pawn bumped?
-    if victim.stunned and trail.reading("bump-stunned", f"{victim.id} is stunned.") == "no-bump":
+    stunned = {
+        "bump": f"{victim.id} is stunned, and is bumped like any other House pawn.",
+        "no-bump": f"{victim.id} is stunned, so nothing happens and the two pawns share the space.",
+    }
+    if victim.stunned and trail.reading("bump-stunned", stunned) == "no-bump":
         return
     space = pawn.at
     trail.rule("bump.bump", f"{pawn.id} bumps {victim.id} on {space}.")

@@ -502,9 +502,13 @@ def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str]
             # move.no-backtrack: straight back to the space just left is backtracking on any reading
             raise trail.illegal("move.no-backtrack", says, refusal)
         trail.rule("move.no-backtrack", f"{pawn.id} is a House pawn: it may not backtrack in the same turn.")
+        again = f"{pawn.id} would re-enter {to}, which it already visited this turn (not the space it just left)"
         option = trail.reading(
             "backtrack",
-            f"{pawn.id} would re-enter {to}, which it already visited this turn (not the space it just left).",
+            {
+                "no-revisit": f"{again}: re-entering a space visited this turn is backtracking.",
+                "no-reverse": f"{again}: only a step straight back is backtracking, so it may.",
+            },
             clause="open.backtrack-meaning",  # the step names the open question it settles
         )
         if option == "no-revisit":
@@ -529,7 +533,9 @@ def _pass_through(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
         return
     opposing = [p for p in there if p.side != pawn.side]
     names = ", ".join(p.id for p in there)
-    option = trail.reading("pass-through", f"{pawn.id} moves on through {space}, which holds {names}.")
+    option = trail.reading(
+        "pass-through", f"{pawn.id} moves on through {space}, which holds {names}.", clause="open.pass-through"
+    )
     if option == "blocked" or (option == "opponents-block" and opposing):
         raise trail.refuse(f"{pawn.id} cannot move through {space} ({names} there; reading pass-through={option})")
 
@@ -549,8 +555,7 @@ def _share(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
     option = trail.reading(
         "share-space",
         f"{pawn.id} ends its move on {space} with {', '.join(friends)} of its own side.",
-        # the bump speaks of several House pawns on one space, and of no Dark Arts pawns sharing one
-        clause="open.pass-through" if pawn.side == DARK_ARTS else None,
+        clause="open.pass-through",  # no clause says it: the bump only names several House pawns on one space
     )
     if option == "forbidden":
         raise trail.refuse(

@@ -194,7 +194,7 @@ class Walk:
         if step is EncounterStep.CLOSE:
             return judge.illegal(
                 "step.close-villain-location",
-                f"the villain's location closes only when the villain is defeated, and {card.name} was not.",
+                f"the villain steps close the villain's location after it is defeated, and {card.name} was not.",
             )
         if step is EncounterStep.WIN:
             return judge.illegal(
