@@ -351,3 +351,10 @@ def test_an_another_turn_bonus_in_the_last_hand_phase_gives_no_stated_turn() -> 
     ruling = _rule(HVDA, "bonus-another-turn-last-hands")
     assert ruling.verdict is Verdict.LEGAL and "another-turn" not in ruling.state
     assert any(s.clause == "open.another-turn" and s.basis is Basis.OPEN for s in ruling.steps)
+
+
+def test_the_another_turn_icon_step_states_no_turn_where_the_turn_is_open() -> None:
+    # audit 7, F1: the icon's rule step names the icon; the turn is another_turn's to give
+    for name in ("bonus-another-turn-last-hands", "turn-extra-turn-bonus-chain-undetermined"):
+        ruling = _rule(HVDA, name)
+        assert not any("may take another turn" in s.says for s in ruling.steps if s.basis is Basis.RULE)

@@ -53,14 +53,20 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
     who = pawn.house or DARK_ARTS
     if pawn.side == HOUSE:
         trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
-    icon_says = f"The icon there is {board.bonus[move.end]}: {name(who)} may {SAYS[icon]}."
+    if icon is Bonus.ANOTHER_TURN:  # whether it gives a turn here is another_turn's (a chain, the last hands)
+        icon_says = f"The icon there is {board.bonus[move.end]}."
+    else:
+        icon_says = f"The icon there is {board.bonus[move.end]}: {name(who)} may {SAYS[icon]}."
     if pawn.side == HOUSE:
         trail.rule("bonus.icon", icon_says)
     else:
         # bonus.icon is printed for a House pawn's bonus: a Dark Arts pawn takes it only by the reading
         trail.reading("bonus-dark-arts", icon_says, clause="bonus.icon")
     s.facts.setdefault("bonus", {})[pawn.id] = board.bonus[move.end]
-    s.told.append(f"{pawn.id} takes the {board.bonus[move.end]} bonus on {move.end}")
+    if icon is Bonus.ANOTHER_TURN and turns.in_last_hands(s):
+        s.told.append(f"{pawn.id} ends on the {board.bonus[move.end]} bonus space {move.end}")
+    else:
+        s.told.append(f"{pawn.id} takes the {board.bonus[move.end]} bonus on {move.end}")
     if icon is Bonus.DRAW:
         hands.draw(s, trail, who, 1, "bonus")
     elif icon is Bonus.ANOTHER_TURN:

@@ -137,10 +137,10 @@ def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
         trail.reading(
             "progress-tokens",
             f"The Dark Arts is stated to hold {held} of 3 Progress Tokens, but it has taken the location card, "
-            "which brings the final token with it: it holds all 3.",
+            f"which brings a token with it: it holds {held + 1}.",
             clause="open.location-card",  # the order of the final token and the card is that question
         )
-        return 3
+        return held + 1
     trail.reading(
         "progress-tokens",
         f"The Dark Arts holds {held} of 3 Progress Tokens, as stated; the referee adds none of its own.",
