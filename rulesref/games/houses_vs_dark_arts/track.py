@@ -346,8 +346,7 @@ def advance_action(s: Situation, trail: Trail, advance_: Advance) -> Outcome:
             raise trail.illegal("path.house-markers", "A full set of House Markers advances the Path 1 space.")
         if s.players.get(DARK_ARTS) is not None and not complete_marker_set(s, trail):
             raise trail.refuse(
-                "The Dark Arts does not hold every participating house's Marker: "
-                "single Markers do not advance the Path."
+                "The Dark Arts does not hold every participating house's Marker: only a full set advances the Path."
             )
         if s.players.get(DARK_ARTS) is None:
             trail.rule("path.house-markers", "The full set of House Markers advances the Path 1 space.")

@@ -179,7 +179,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         if any(w.enc.over is Over.FORCED for w in walks):
             return judge.illegal(
                 "turn.end-of-turn",
-                f"{who}'s play comes after the turn was forced to end, and then no cards or powers may be used.",
+                f"{who}'s play comes at the end of a turn a power forced to end, where no cards or powers may be used.",
             )
         return judge.legal(
             "play.what-is-playing",
