@@ -272,7 +272,7 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     # the claim test compiles a long pattern: only worth it when a hit is near a claim
     near_claim = any(r.claim and r.claim[1] >= MISREADING_MIN for r in ranked)
     claims = near_claim and asserts(query)
-    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims) for r in ranked), asserted=claims)
+    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims, query) for r in ranked), asserted=claims)
 
 
 EXACT = 0.99
@@ -544,7 +544,7 @@ def _closest(sims: list[float]) -> float:
     return top[0] * (1 - NEXT_LINES) + NEXT_LINES * sum(top[1:3]) / 2
 
 
-def _hit(g: dict[str, Any], r: _Scored, asserts: bool) -> Hit:
+def _hit(g: dict[str, Any], r: _Scored, asserts: bool, query: str) -> Hit:
     """The Hit for a ranked clause, with the misreading it corrects if the question reads like it."""
     clause = _clause(g, r.clause)
     misreading = None
@@ -554,8 +554,38 @@ def _hit(g: dict[str, Any], r: _Scored, asserts: bool) -> Hit:
         return Hit(clause, r.score, None)
     sim = r.claim[1]
     if (sim >= MISREADING_CLOSE and sim >= r.line) or (asserts and sim >= MISREADING_MIN):
-        misreading = clause.misreadings[r.claim[0]]
+        near = clause.misreadings[r.claim[0]]
+        if _repeats_the_claim(query, near, clause):
+            misreading = near
     return Hit(clause, r.score, misreading)
+
+
+def _repeats_the_claim(query: str, misreading: Misreading, clause: Clause) -> bool:
+    """Whether the question says the claim rather than the rule: more of its words are the
+    claim's own than the correction's and the title's. "Both pawns are stunned, right?" is
+    as near the claim "only the Dark Arts pawn is stunned" as the rule, and states the rule."""
+
+    def terms(text: str) -> set[str]:
+        return {index.stem(w) for w in index.words(text) if w not in index.STOP}
+
+    said = terms(query)
+    claim = terms(misreading.claim)
+    rule = terms(f"{misreading.correction} {clause.title}")
+    own, right = len(said & (claim - rule)), len(said & (rule - claim))
+    if own != right:
+        return own > right
+    # the same words either way (a claim is often the rule denied): the denial decides
+    return _denies(query) == _denies(misreading.claim)
+
+
+_DENIAL = frozenset(
+    {"not", "no", "never", "cannot", "cant", "dont", "doesnt", "isnt", "arent", "wont", "nothing", "none"}
+    | {"nobody", "without", "neither", "nor"}
+)
+
+
+def _denies(text: str) -> bool:
+    return any(w.replace("'", "") in _DENIAL for w in index.words(text))
 
 
 def _suggestion(g: dict[str, Any], ci: int) -> tuple[str, str]:
