@@ -128,8 +128,9 @@ def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
     if held == 3:
         trail.rule("victory.dark-arts", "The Dark Arts holds all 3 Progress Tokens.")
         return held
-    if not has_card:
-        # how tokens are won is open, but without the location card every reading of it counts the same
+    if not has_card or held < 2:
+        # how tokens are won is open, but without the card, or short by more than the one token
+        # the card might bring, every reading of it leaves the Dark Arts short of 3
         trail.rule("victory.dark-arts", f"The Dark Arts holds {held} of the 3 Progress Tokens the situation gives.")
         return held
     # open.progress-tokens: whether the location card brings the final token is not in the known pages
