@@ -10,7 +10,7 @@ nothing is counted.
 
 from __future__ import annotations
 
-from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, Explore, Learn, Situation, Turn, cap_name
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, Explore, Learn, Situation, Turn, cap_name, name
 from rulesref.ruling import Outcome, Trail, Undetermined, Verdict
 
 
@@ -40,7 +40,7 @@ def may_act(s: Situation, trail: Trail, action: str) -> None:
     if turn is None:
         return
     if turn.extra:
-        trail.rule("bonus.icon", f"This is the extra turn an another-turn bonus gave {cap_name(turn.who)}.")
+        trail.rule("bonus.icon", f"This is the extra turn an another-turn bonus gave {name(turn.who)}.")
         if action != "Explore":
             s.turn_questions.append(lambda: _extra_turn_action(s, trail, action))
     if turn.actions_taken > 0:
