@@ -37,6 +37,9 @@ STRONG_EVIDENCE and STRONG_TERMS matched terms: a real question amid chatter."""
 SAME_WORDS = 0.8
 """A question whose words are, near enough, one of a clause's lines (its title, an ask) is
 answered however little evidence so short a question gives ("is there a hand limit")."""
+EXACT = 0.99
+"""A question that is one of a clause's lines (its title or an ask), word for word, is answered
+by that clause whatever else scores higher: the pack's author wrote that question for it."""
 COVERAGE_SHARE = 0.8
 """How much of the score is coverage; the rest is phrasing."""
 EVIDENCE = 3.0
@@ -273,11 +276,6 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     near_claim = any(r.claim and r.claim[1] >= MISREADING_MIN for r in ranked)
     claims = near_claim and asserts(query)
     return Answer(query, chosen, tuple(_hit(games[r.game], r, claims, query) for r in ranked), asserted=claims)
-
-
-EXACT = 0.99
-"""A question that is one of a clause's lines (its title or an ask), word for word, is answered
-by that clause whatever else scores higher: the pack's author wrote that question for it."""
 
 
 def _same_words_first(ranked: list[_Scored]) -> list[_Scored]:
@@ -547,17 +545,14 @@ def _closest(sims: list[float]) -> float:
 def _hit(g: dict[str, Any], r: _Scored, asserts: bool, query: str) -> Hit:
     """The Hit for a ranked clause, with the misreading it corrects if the question reads like it."""
     clause = _clause(g, r.clause)
-    misreading = None
-    # put as a question, it repeats the misreading only when the claim is the clause's line it
-    # is closest to: "can I discard any number of cards" is nearer an ask than the wrong claim
     if r.claim is None:
         return Hit(clause, r.score, None)
-    sim = r.claim[1]
-    if (sim >= MISREADING_CLOSE and sim >= r.line) or (asserts and sim >= MISREADING_MIN):
-        near = clause.misreadings[r.claim[0]]
-        if _repeats_the_claim(query, near, clause):
-            misreading = near
-    return Hit(clause, r.score, misreading)
+    number, sim = r.claim
+    # put as a question, it repeats the misreading only when the claim is the clause's line it
+    # is closest to: "can I discard any number of cards" is nearer an ask than the wrong claim
+    near = (sim >= MISREADING_CLOSE and sim >= r.line) or (asserts and sim >= MISREADING_MIN)
+    misreading = clause.misreadings[number]
+    return Hit(clause, r.score, misreading if near and _repeats_the_claim(query, misreading, clause) else None)
 
 
 def _repeats_the_claim(query: str, misreading: Misreading, clause: Clause) -> bool:
@@ -585,7 +580,7 @@ _DENIAL = frozenset(
 
 
 def _denies(text: str) -> bool:
-    return any(w.replace("'", "") in _DENIAL for w in index.words(text))
+    return any(w in _DENIAL for w in index.words(text))  # words() reads "can't" as "cannot"
 
 
 def _suggestion(g: dict[str, Any], ci: int) -> tuple[str, str]:
