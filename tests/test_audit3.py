@@ -358,3 +358,15 @@ def test_the_another_turn_icon_step_states_no_turn_where_the_turn_is_open() -> N
     for name in ("bonus-another-turn-last-hands", "turn-extra-turn-bonus-chain-undetermined"):
         ruling = _rule(HVDA, name)
         assert not any("may take another turn" in s.says for s in ruling.steps if s.basis is Basis.RULE)
+
+
+def test_a_stunned_pawn_sent_to_the_reserve_has_no_stated_stun() -> None:
+    # audit 9, H4: no page and neither option says leaving the board revives it
+    ruling = _rule(HVDA, "reading-stun-no-space-reserve")
+    assert ruling.state["pawns"]["d1"]["at"] == "reserve" and "stunned" not in ruling.state["pawns"]["d1"]
+
+
+def test_a_bonus_that_gives_no_further_turn_is_not_summarised_as_taken() -> None:
+    # audit 9, H5
+    ruling = _rule(HVDA, "turn-extra-turn-bonus-no-chain")
+    assert "takes the another-turn bonus" not in ruling.summary

@@ -63,14 +63,14 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         # bonus.icon is printed for a House pawn's bonus: a Dark Arts pawn takes it only by the reading
         trail.reading("bonus-dark-arts", icon_says, clause="bonus.icon")
     s.facts.setdefault("bonus", {})[pawn.id] = board.bonus[move.end]
-    if icon is Bonus.ANOTHER_TURN and turns.in_last_hands(s):
-        s.told.append(f"{pawn.id} ends on the {board.bonus[move.end]} bonus space {move.end}")
-    else:
-        s.told.append(f"{pawn.id} takes the {board.bonus[move.end]} bonus on {move.end}")
+    told = len(s.told)
+    s.told.append(f"{pawn.id} takes the {board.bonus[move.end]} bonus on {move.end}")
     if icon is Bonus.DRAW:
         hands.draw(s, trail, who, 1, "bonus")
     elif icon is Bonus.ANOTHER_TURN:
-        turns.another_turn(s, trail)
+        if not turns.another_turn(s, trail):
+            # no further turn (the last hands, or no chain): the summary says only where it ended
+            s.told[told] = f"{pawn.id} ends on the {board.bonus[move.end]} bonus space {move.end}"
     else:
         # open.bonus-acquire: what the acquisition gives is not in the known pages
         trail.open(

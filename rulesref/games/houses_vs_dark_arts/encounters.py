@@ -162,7 +162,9 @@ def _no_space(s: Situation, trail: Trail, target: Pawn, space: str) -> None:
     # open.stun-no-space: no adjacent space can take the stunned pawn
     option = trail.reading("stun-no-space", f"No adjacent space of {space} can take the stunned {target.id}.")
     if option == "reserve":
-        target.at, target.stunned = RESERVE, False
+        # whether leaving the board revives it is said by no page and by neither option
+        target.at = RESERVE
+        target.unstated = target.unstated | {"stunned"}
     s.told.append(f"{target.id} {'goes to the reserve' if option == 'reserve' else 'stays on ' + space}")
 
 
