@@ -390,9 +390,7 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         return
     top = a.hits[0]
     if view == "short":  # one sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns
-        out.para(
-            _w(short_sentence(top, a.asserted), "bold"), _a(f"({_pages(top.clause.pages)}; {top.clause.id})", "dim")
-        )
+        out.para(_w(short_sentence(top), "bold"), _a(f"({_pages(top.clause.pages)}; {top.clause.id})", "dim"))
         return
     c = top.clause
     if top.misreading:
@@ -422,15 +420,15 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         out.para(_w("See also:", "dim"), *_ids(see, "dim"))
 
 
-def short_sentence(top: Hit, asserted: bool) -> str:
-    """What ``--short`` reads aloud: the correction of a misreading the question repeats
-    ("No: ..." when it asserts the claim: a question merely near one is not answered "no"),
-    else the clause's title (one line stating the rule), as a sentence."""
+def short_sentence(top: Hit) -> str:
+    """What ``--short`` reads aloud: the correction of a misreading the question repeats,
+    else the clause's title (one line stating the rule), as a sentence. Never "No:": a
+    question that only sounds like a misreading may state the rule, and the correction is
+    true either way, where a "No" read aloud to a true rule is the one wrong thing said."""
     c = top.clause
     if top.misreading:
         first = _first_sentence(top.misreading.correction)
-        said = first if cells(first) <= 100 else _sentence(c.title)
-        return f"No: {said}" if asserted else said
+        return first if cells(first) <= 100 else _sentence(c.title)
     title = _sentence(c.title)
     return f"Not settled by the rules: {title}" if c.kind == "open" and "settled" not in title else title
 

@@ -480,15 +480,18 @@ def test_a_question_that_is_one_of_a_clauses_asks_gets_that_clause() -> None:
         # one that asks a true rule, nearer the clause's own lines than the claim, is not flagged
         ("can a House player discard any number of cards when replenishing", "A House player may discard"),
         ("do dark arts pawns ignore all four obstacle types", "Dark Arts pawns ignore all four"),
-        # one that asserts the misreading is answered "No"
-        ("my friend says a house player can only discard one card when replenishing, right?", "No: "),
+        # one that asserts the misreading is given the correction (never "No:", which a true
+        # rule put the same way would get too: audit 9, H1)
+        ("my friend says a house player can only discard one card when replenishing, right?", "The discard is"),
+        ("recharge puts the card on the bottom of my deck, right?", "Recharge"),
         # one that asserts the rule is not, however near the claim it is (audit 8, G2)
         ("both pawns are stunned when a house pawn ends on a dark arts pawn, right?", "A House pawn that ends"),
         ("a fly off transfer costs no movement, right?", "A Fly Off transfer costs no movement"),
     ],
 )
-def test_no_is_said_only_to_a_question_that_asserts_the_misreading(question: str, said: str) -> None:
+def test_the_sentence_read_aloud_states_the_rule_and_never_says_no(question: str, said: str) -> None:
     from rulesref import render
 
     a = lookup.ask(question)
-    assert render.short_sentence(a.hits[0], a.asserted).startswith(said)
+    sentence = render.short_sentence(a.hits[0])
+    assert sentence.startswith(said) and not sentence.startswith("No")
