@@ -370,3 +370,10 @@ def test_a_bonus_that_gives_no_further_turn_is_not_summarised_as_taken() -> None
     # audit 9, H5
     ruling = _rule(HVDA, "turn-extra-turn-bonus-no-chain")
     assert "takes the another-turn bonus" not in ruling.summary
+
+
+def test_a_path_given_without_its_zones_reports_no_zone() -> None:
+    # audit 10, J1: no page says where the zones lie, so none is reported unless given
+    ruling = _rule(HVDA, "user-end-of-track-alone")
+    path = ruling.state.get("path", {})
+    assert "zone" not in path and "unlocked" not in path

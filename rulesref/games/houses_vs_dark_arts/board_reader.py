@@ -342,7 +342,7 @@ def read_pawns(doc: Loaded, board: Board, houses: list[str] | None, *, required:
         if not isinstance(stunned, bool):
             raise doc.error((*where, "stunned"), "expected true or false")
         if stunned and at == RESERVE:
-            raise doc.error((*where, "stunned"), "a pawn in the reserve is off the board and cannot be stunned")
+            raise doc.error((*where, "stunned"), "the referee reads a reserve pawn as off the board, not stunned")
         pawns[str(pid)] = Pawn(str(pid), side, house, str(at), stunned)
     return pawns
 

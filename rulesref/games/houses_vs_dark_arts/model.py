@@ -290,14 +290,20 @@ class Track:
             return None
         return i - bisect_left(self.events, self.red)
 
+    def zone_given(self) -> bool:
+        """Whether the zone the Marker is in follows from the zones the scenario gives: no page
+        says where they lie, so a Path given without them has no zone to report."""
+        at = self.marker
+        if self.red is not None and at >= self.red:
+            return True
+        if self.orange is not None:
+            return at < self.orange or self.red is not None
+        return False
+
     def to_state(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "length": self.length,
-            "marker": self.marker,
-            "events": list(self.events),
-            "zone": self.zone(),
-            "unlocked": self.unlocked(),
-        }
+        out: dict[str, Any] = {"length": self.length, "marker": self.marker, "events": list(self.events)}
+        if self.zone_given():
+            out["zone"], out["unlocked"] = self.zone(), self.unlocked()
         if self.orange is not None:
             out["orange"] = self.orange
         if self.red is not None:
