@@ -166,9 +166,6 @@ class Answer(NamedTuple):
     """The nearest topics when there are no hits, as ``(id, title)``."""
     covers: str | None = None
     """When the question is about what the packs leave out: what they do cover, in a line."""
-    asserted: bool = False
-    """Whether the question states a claim to confirm ("..., right?"): then a misreading it
-    repeats is answered "No", where a question merely near one is given the correction."""
 
     def to_json(self) -> dict[str, object]:
         """The `ask --json` contract (docs/json.md): the same keys for an answer and a miss."""
@@ -273,9 +270,9 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     first = ranked[0]
     ranked = [r for r in ranked if r.game == first.game or r.score >= BOTH_GAMES * first.score][:top]
     # the claim test compiles a long pattern: only worth it when a hit is near a claim
-    near_claim = any(r.claim and r.claim[1] >= MISREADING_MIN for r in ranked)
+    near_claim = any(r.claim and MISREADING_MIN <= r.claim[1] < MISREADING_CLOSE for r in ranked)
     claims = near_claim and asserts(query)
-    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims, query) for r in ranked), asserted=claims)
+    return Answer(query, chosen, tuple(_hit(games[r.game], r, claims, query) for r in ranked))
 
 
 def _same_words_first(ranked: list[_Scored]) -> list[_Scored]:

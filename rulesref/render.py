@@ -394,7 +394,7 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         return
     c = top.clause
     if top.misreading:
-        out.para(_w("That is a common misreading." if a.asserted else "A common misreading:", "bold red"))
+        out.para(_w("A common misreading:", "bold red"))  # the question may state the rule: no verdict on it
         out.para(_w("Claim:", "dim"), _w(top.misreading.claim), indent=2)
         out.para(_w("Correction:", "bold"), _w(top.misreading.correction), indent=2)
         out.blank()
