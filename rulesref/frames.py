@@ -246,6 +246,7 @@ def _deed(words: Sequence[str], found: Sequence[Mention], side_at: Mapping[int, 
     """A glossary verb whose ``role:`` gives a mover and a target, used as a verb: "I bumped
     Slytherin's pawn", "my pawn got bumped". "The stunned pawn" and "my bumped pawn" are
     adjectives, and say nothing of who moved."""
+    side_ends = {m.end - 1 for m in found if m.key == "side"}  # the last word of "... dark arts pawn"
     implied: dict[int, dict[str, str]] = {}
     for m in found:
         if m.key in ("mover", "target"):
@@ -262,7 +263,7 @@ def _deed(words: Sequence[str], found: Sequence[Mention], side_at: Mapping[int, 
         if subject < 0 or (not passive and before in DETERMINERS):
             continue
         head = words[subject]
-        if not (head in SUBJECTS or head in PAWN_NOUNS or subject in side_at or _ends_side(subject, side_at, words)):
+        if not (head in SUBJECTS or head in PAWN_NOUNS or subject in side_at or subject in side_ends):
             continue
         end = next((m.end for m in found if m.at == at), at + 1)
         if not passive and not _object_follows(words, end, side_at):
@@ -275,11 +276,6 @@ def _deed(words: Sequence[str], found: Sequence[Mention], side_at: Mapping[int, 
             said = sides["target"]  # "he bumped me"
         return Deed(sides["mover"], sides["target"], said)
     return None
-
-
-def _ends_side(at: int, side_at: Mapping[int, str], words: Sequence[str]) -> bool:
-    """Whether position ``at`` is the last word of a side phrase ("... dark arts pawn")."""
-    return any(start < at <= start + 3 for start in side_at) and words[at] not in DETERMINERS
 
 
 def _object_follows(words: Sequence[str], end: int, side_at: Mapping[int, str]) -> bool:
