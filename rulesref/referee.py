@@ -22,7 +22,7 @@ from rulesref.corpus import NotInPack
 from rulesref.errors import RulesrefError, ScenarioError, shorten
 from rulesref.games import all_games, engine_for
 from rulesref.readings import choose
-from rulesref.ruling import Claim, Expectation, Illegal, Ruling, Trail, Undetermined, Verdict
+from rulesref.ruling import Claim, Expectation, Illegal, Outcome, Ruling, Trail, Undetermined, Verdict
 from rulesref.scenario import Scenario, read_scenario
 
 __all__ = [
@@ -41,18 +41,9 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, pi
     ``picture``: the ruling will be shown in full, so the engine draws its picture.
     """
     game = scenario.game
-    engine = engine_for(game)
     choices = {**scenario.readings, **choose(game, overrides)}
     trail = Trail(game, choices, picture=picture)
-    try:
-        try:
-            outcome = engine.referee(scenario, trail)
-        except Undetermined as open_question:
-            outcome = trail.close(open_question)
-        except Illegal as refusal:
-            outcome = trail.settle(refusal)
-    except NotInPack as fault:
-        raise fault.ruling(scenario.file) from None
+    outcome = _rule(scenario, trail)
     ruling = Ruling(
         file=scenario.file,
         game=game.id,
@@ -62,12 +53,49 @@ def referee(scenario: Scenario, overrides: Iterable[tuple[str, str]] = (), *, pi
         steps=tuple(trail.steps),
         state=outcome.state,
         readings=dict(trail.used),
+        moot=_moot(scenario, choices, trail.used, outcome),
         situation=scenario.doc.data,
         picture=outcome.picture,
     )
     expectation = compare(scenario.expect, ruling) if scenario.expect is not None else None
     claims = tuple(_settle(who, says, ruling) for who, says in scenario.claims.items())
     return replace(ruling, expect=expectation, claims=claims)
+
+
+def _rule(scenario: Scenario, trail: Trail) -> Outcome:
+    """The engine's Outcome, an Illegal or Undetermined that ended the ruling turned into one."""
+    try:
+        try:
+            return engine_for(scenario.game).referee(scenario, trail)
+        except Undetermined as open_question:
+            return trail.close(open_question)
+        except Illegal as refusal:
+            return trail.settle(refusal)
+    except NotInPack as fault:
+        raise fault.ruling(scenario.file) from None
+
+
+def _moot(scenario: Scenario, choices: dict[str, str], used: dict[str, str], outcome: Outcome) -> tuple[str, ...]:
+    """The readings used whose every other option rules the same verdict, summary and state.
+
+    A ruling says it rests on a reading only where the reading could change it: each other
+    option is tried once (the engines rule in well under a millisecond), and a reading the
+    engine cannot rule on under another option is kept, as one that matters.
+    """
+    same: list[str] = []
+    for rid, option in used.items():
+        others = [o.id for o in scenario.game.readings[rid].options if o.id != option]
+        if others and all(_rules_the_same(scenario, {**choices, rid: o}, outcome) for o in others):
+            same.append(rid)
+    return tuple(same)
+
+
+def _rules_the_same(scenario: Scenario, choices: dict[str, str], outcome: Outcome) -> bool:
+    try:
+        other = _rule(scenario, Trail(scenario.game, choices))
+    except RulesrefError:
+        return False
+    return (other.verdict, other.summary, other.state) == (outcome.verdict, outcome.summary, outcome.state)
 
 
 def _settle(who: str, says: str | dict[str, Any], ruling: Ruling) -> Claim:

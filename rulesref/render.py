@@ -611,8 +611,8 @@ def brief(out: _Lines, found: Sequence[Ruling], *, tally: bool = True) -> None:
             _a(f"{r.file}", "dim"),
             _a(f"· {_pages(deciding_pages(r))}", "dim"),
             *(
-                (_a("· by reading " + ", ".join(f"{k}={v}" for k, v in r.readings.items()), "yellow"),)
-                if r.readings
+                (_a("· by reading " + ", ".join(f"{k}={v}" for k, v in r.turns_on.items()), "yellow"),)
+                if r.turns_on
                 else ()
             ),
             lead=f"{mark} ",
@@ -646,8 +646,13 @@ def _ruling(out: _Lines, r: Ruling) -> None:
     out.blank()
     out.para(_a(r.verdict.value.upper(), _VERDICT_STYLE[r.verdict.value]), _w(r.title, "bold"))
     out.body(r.summary)
-    if r.readings:  # the printed rules stop here: say which interpretation the verdict took
-        out.para(_w("Rests on readings:", "bold yellow"), *(_a(f"{k}={v}", "yellow") for k, v in r.readings.items()))
+    if r.turns_on:  # the printed rules stop here: say which interpretation the verdict took
+        out.para(_w("Rests on readings:", "bold yellow"), *(_a(f"{k}={v}", "yellow") for k, v in r.turns_on.items()))
+    if r.moot:
+        out.para(
+            _w("Also applied, ruling the same under every option:", "dim"),
+            *(_a(f"{k}={r.readings[k]}", "dim") for k in r.moot),
+        )
     if r.verdict.value != "legal":
         for n, d in enumerate(r.steps, 1):
             if not d.decides:

@@ -136,6 +136,9 @@ class Ruling:
     claims: tuple[Claim, ...] = ()
     readings: dict[str, str] = field(default_factory=dict)
     """Every reading a step rests on, id -> option."""
+    moot: tuple[str, ...] = ()
+    """The readings among ``readings`` whose every other option gives the same verdict,
+    summary and state: applied, but the ruling does not turn on them."""
     situation: dict[str, Any] = field(default_factory=dict, compare=False)
     """The scenario as read (not serialised)."""
     picture: str | None = field(default=None, compare=False)
@@ -144,6 +147,11 @@ class Ruling:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", mark_deciding(self.verdict, self.steps))
+
+    @property
+    def turns_on(self) -> dict[str, str]:
+        """The readings the ruling rests on and could change with: ``readings`` less ``moot``."""
+        return {k: v for k, v in self.readings.items() if k not in self.moot}
 
     @property
     def pages(self) -> tuple[int, ...]:
@@ -163,6 +171,7 @@ class Ruling:
             "pages": list(self.pages),
             "state": self.state,
             "readings": self.readings,
+            "moot_readings": list(self.moot),
             "expect": self.expect.to_json() if self.expect else None,
             "claims": [c.to_json() for c in self.claims],
             "error": None,
@@ -181,12 +190,13 @@ def mark_deciding(verdict: Verdict, steps: tuple[RulingStep, ...]) -> tuple[Ruli
     (``illegal``, ``forbidden``, ``refuse``, a reading's option that forbids it) and the
     open question an ``undetermined`` ends on. Where the engine gave its verdict without
     one, the verdict rests on its last settling step (an ``illegal`` verdict), or on the
-    first question left open (``undetermined``); a ``legal`` verdict rests on every step.
+    first question left open (``undetermined``). A ``legal`` verdict rests on every step,
+    marked or not.
     """
+    if verdict is Verdict.LEGAL:  # a step marked forbidding one part of it did not decide against it
+        return tuple(s if s.decides else replace(s, decides=True) for s in steps)
     if not steps or any(s.decides for s in steps):
         return steps
-    if verdict is Verdict.LEGAL:
-        return tuple(replace(s, decides=True) for s in steps)
     opened = [i for i, s in enumerate(steps) if s.basis is Basis.OPEN]
     at = opened[0] if verdict is Verdict.UNDETERMINED and opened else len(steps) - 1
     return (*steps[:at], replace(steps[at], decides=True), *steps[at + 1 :])

@@ -425,6 +425,22 @@ def test_a_ruling_resting_on_a_reading_names_it_in_full_and_in_brief(cli) -> Non
     assert "by reading fly-off-sides=dark-arts-only" in " ".join(brief.out.split())
 
 
+MOOT_READING = ROOT / "scenarios" / "houses-vs-dark-arts" / "bump-single-house-pawn.yaml"
+
+
+def test_a_reading_whose_options_all_rule_the_same_is_not_what_the_ruling_rests_on(cli) -> None:
+    # participating-houses is applied (one house is in play either way) but changes nothing
+    full = " ".join(cli("check", str(MOOT_READING)).out.split())
+    assert "Rests on readings" not in full
+    assert "Also applied, ruling the same under every option: participating-houses=in-play" in full
+    assert "by reading" not in cli("check", str(MOOT_READING), "--brief").out
+    (entry,) = json.loads(cli("check", str(MOOT_READING), "--json").out)
+    assert entry["readings"] == {"participating-houses": "in-play"}
+    assert entry["moot_readings"] == ["participating-houses"]
+    (turns,) = json.loads(cli("check", str(FLY_OFF_READING), "--json").out)
+    assert "fly-off-sides" in turns["readings"] and "fly-off-sides" not in turns["moot_readings"]
+
+
 def test_a_ruling_on_the_printed_rules_alone_names_no_reading(cli) -> None:
     r = cli("check", str(GOOD))
     assert "Rests on readings" not in r.out

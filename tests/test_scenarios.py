@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from rulesref.errors import RulesrefError
+from rulesref.games import all_games
 from rulesref.referee import check_file
+from rulesref.ruling import Basis, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))
@@ -23,6 +26,34 @@ def test_scenario(path: Path) -> None:
         + "\n".join(f"  {s.clause}: {s.says}" for s in ruling.steps)
     )
     assert ruling.steps, f"{path.name}: a ruling must cite at least one clause"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[str(p.relative_to(ROOT / "scenarios")) for p in SCENARIOS])
+def test_a_verdict_that_turns_on_a_reading_says_so_in_a_deciding_step(path: Path) -> None:
+    # Where another option of a reading the ruling used gives another verdict, the steps the
+    # verdict rests on include one resting on a reading (or an open one): a deciding step
+    # marked `rule` would present the reading's consequence as printed rule.
+    ruling = check_file(path, picture=False)
+    readings = {r.id: r for g in all_games() for r in g.readings.values() if g.id == ruling.game}
+    deciding = [s for s in ruling.steps if s.decides]
+    for rid, option in ruling.readings.items():
+        for other in (o.id for o in readings[rid].options if o.id != option):
+            try:
+                changed = check_file(path, [(rid, other)], picture=False)
+            except RulesrefError:  # the situation does not say enough to rule under that option
+                assert rid not in ruling.moot, f"{path.name}: {rid}={other} cannot be ruled, so it is not moot"
+                continue
+            if rid in ruling.moot:
+                assert (changed.verdict, changed.summary, changed.state) == (
+                    ruling.verdict,
+                    ruling.summary,
+                    ruling.state,
+                ), f"{path.name}: {rid} is listed as ruling the same, but {rid}={other} rules otherwise"
+            if changed.verdict is not ruling.verdict and ruling.verdict is not Verdict.LEGAL:
+                assert any(s.basis is not Basis.RULE for s in deciding), (
+                    f"{path.name}: {rid}={other} rules {changed.verdict.value}, yet every step deciding "
+                    f"{ruling.verdict.value} is a rule step"
+                )
 
 
 def _expect_keys(path: Path) -> set[str]:

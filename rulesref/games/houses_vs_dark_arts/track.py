@@ -275,13 +275,19 @@ def last_space(s: Situation, trail: Trail) -> None:
 # --- House Markers -----------------------------------------------------------------------------
 
 
-def participating(s: Situation, trail: Trail) -> list[str]:
-    """The houses whose Markers make the full set (open.participating-houses)."""
+def participating(s: Situation, trail: Trail, held: list[str]) -> list[str]:
+    """The houses whose Markers make the full set (open.participating-houses).
+
+    ``held``: the Markers the Dark Arts holds; where they complete the set of the houses in
+    play but not of all four, the reading decides whether the set is full.
+    """
     taken = "The participating houses are taken to be "
+    in_play_full = all(h in held for h in s.houses)
     option = trail.reading(
         "participating-houses",
         {"in-play": taken + f"the houses in play ({_list(list(s.houses))}).", "all-four": taken + "all four houses."},
         clause="open.participating-houses",
+        forbids=("all-four",) if in_play_full and not all(h in held for h in ALL_HOUSES) else (),
     )
     return list(s.houses) if option == "in-play" else list(ALL_HOUSES)
 
@@ -295,7 +301,7 @@ def complete_marker_set(s: Situation, trail: Trail) -> bool:
     da = s.players.get(DARK_ARTS)
     if da is None:
         return False
-    wanted = participating(s, trail)
+    wanted = participating(s, trail, da.markers)
     missing = [h for h in wanted if h not in da.markers]
     if not missing and not s.houses_listed and wanted != list(ALL_HOUSES):
         # the houses in play were only guessed from the pawns, and the guess completes the set

@@ -40,7 +40,7 @@ def check(s: Situation, trail: Trail, check_: Check) -> Outcome:
     if kind == "victory" and who != DARK_ARTS:
         return _house_victory(s, trail, who)
     if kind == "victory":
-        won, missing = dark_arts_won(s, trail)
+        won, missing = dark_arts_won(s, trail, asked=True)
         s.facts["result"] = "dark-arts" if won else "none"
         if won:
             return Outcome(Verdict.LEGAL, "The Dark Arts has won.", s.to_state())
@@ -72,11 +72,12 @@ def _effect(s: Situation, trail: Trail, colour: str) -> Outcome:
 # --- the Dark Arts win ------------------------------------------------------------------------
 
 
-def dark_arts_won(s: Situation, trail: Trail) -> tuple[bool, str]:
+def dark_arts_won(s: Situation, trail: Trail, asked: bool = False) -> tuple[bool, str]:
     """All 3 Progress Tokens and the required pawns together at the location, at once.
 
     Returns whether it has won and, if not, what is missing. ``board.location`` is needed
     only when the pawns could decide it (tokens complete and the location card taken).
+    ``asked``: the win is what the ruling is about, so the steps that deny it decide it.
     """
     da = s.players.get(DARK_ARTS)
     if da is None:
@@ -90,10 +91,10 @@ def dark_arts_won(s: Situation, trail: Trail) -> tuple[bool, str]:
         "required number of its pawns together at the assigned location.",
     )
     _not_alone(s, trail)
-    tokens = _tokens(s, trail, da.progress, da.location_card is not None)
+    tokens = _tokens(s, trail, da.progress, da.location_card is not None, asked)
     need = _required(s, trail, da.location_card)
     counted = need is not None and (tokens == 3 or _location(s, required=False) is not None)
-    have = _pawns_at_location(s, trail, need) if need is not None and counted else 0
+    have = _pawns_at_location(s, trail, need, asked) if need is not None and counted else 0
     missing = []
     if tokens < 3:
         missing.append(f"it holds {tokens} of 3 Progress Tokens")
@@ -102,7 +103,9 @@ def dark_arts_won(s: Situation, trail: Trail) -> tuple[bool, str]:
     elif counted and have < need:
         missing.append(f"{have} of the {need} pawn(s) needed {'is' if have == 1 else 'are'} at the location")
     if missing:
-        trail.rule("victory.dark-arts", "Not met: " + "; ".join(missing) + ".")
+        not_met = "Not met: " + "; ".join(missing) + "."
+        # with a reading step that left a count short, the verdict rests on both
+        trail.forbidden("victory.dark-arts", not_met) if asked else trail.rule("victory.dark-arts", not_met)
         return False, "; ".join(missing)
     trail.rule(
         "victory.dark-arts", f"Met: 3 Progress Tokens and {have} pawn(s) together at the location ({need} needed)."
@@ -124,7 +127,7 @@ def _not_alone(s: Situation, trail: Trail) -> None:
         trail.rule("victory.end-of-track", "The Marker is on the last Path space; that alone does not win.")
 
 
-def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
+def _tokens(s: Situation, trail: Trail, held: int, has_card: bool, asked: bool) -> int:
     if held == 3:
         trail.rule("victory.dark-arts", "The Dark Arts holds all 3 Progress Tokens.")
         return held
@@ -146,6 +149,7 @@ def _tokens(s: Situation, trail: Trail, held: int, has_card: bool) -> int:
         "progress-tokens",
         f"The Dark Arts holds {held} of 3 Progress Tokens, as stated; the referee adds none of its own.",
         clause="open.progress-tokens",
+        forbids=("as-given",) if asked else (),  # the other option would bring the third token
     )
     return held
 
@@ -229,7 +233,7 @@ def _location(s: Situation, required: bool = True) -> list[str] | None:
     return list(s.board.location)
 
 
-def _pawns_at_location(s: Situation, trail: Trail, need: int) -> int:
+def _pawns_at_location(s: Situation, trail: Trail, need: int, asked: bool) -> int:
     spaces = _location(s) or []
     dark = [p for p in s.pawns.values() if p.side == DARK_ARTS and p.at in spaces]
     stunned = [p.id for p in dark if p.stunned]
@@ -244,6 +248,7 @@ def _pawns_at_location(s: Situation, trail: Trail, need: int) -> int:
             "stunned-at-location",
             {"count": there + "still stand there, so they count.", "not-count": there + "do not count."},
             clause="open.location-stunned",
+            forbids=("not-count",) if asked and standing < need else (),
         )
         if option == "not-count":
             dark = [p for p in dark if not p.stunned]

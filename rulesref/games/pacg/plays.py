@@ -232,6 +232,7 @@ def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict
                 "check.",
                 "per-step": f"{said}: {earlier} the party's count is taken per step, so it is shared across the step.",
             },
+            forbids=("per-step",),  # the earlier play is a clash only when the count is per step
         )
         if option is None:
             return Verdict.UNDETERMINED
