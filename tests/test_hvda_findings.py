@@ -396,3 +396,35 @@ def test_a_hand_left_out_is_drawn_to_five_without_a_count(tmp_path: Path) -> Non
     drawn = [s.says for s in ruling.steps if s.clause == "draw.to-five"]
     assert drawn and not any("holds 0" in says for says in drawn)
     assert "replenish.cards-in-hand" not in {s.clause for s in ruling.steps}
+
+
+# --- 5. a Dark Arts extra turn and another-turn bonus rest on bonus-dark-arts ---------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "audit8-dark-arts-extra-turn-no-bonus.yaml",
+        "audit8-dark-arts-extra-turn-takes-bonus.yaml",
+        "audit7-dark-arts-another-turn-by-reading.yaml",
+    ],
+)
+def test_a_bonus_for_the_dark_arts_is_never_a_rule_step(name: str) -> None:
+    # bonus.icon is printed for a House pawn's bonus (audit 7 F8, audit 8 G4)
+    ruling = check_file(SCENARIOS / name)
+    assert "bonus-dark-arts" in ruling.turns_on
+    assert Basis.RULE not in _basis(ruling, "bonus.icon")
+    assert all("Dark Arts" not in s.says for s in ruling.steps if s.basis is Basis.RULE and "bonus" in s.clause)
+
+
+def test_a_house_extra_turn_is_the_situations_premise() -> None:
+    ruling = check_file(SCENARIOS / "turn-extra-turn-plain-move.yaml")
+    first = ruling.steps[0]
+    assert first.clause == "bonus.icon" and first.basis is Basis.RULE
+    assert first.says.startswith("The situation gives this as the extra turn")
+
+
+def test_a_bump_that_sends_the_pawn_off_its_bonus_space_leaves_the_bonus_open() -> None:
+    ruling = check_file(SCENARIOS / "audit11-dark-arts-bump-on-a-bonus-space.yaml")
+    assert Basis.OPEN in _basis(ruling, "open.bonus-dark-arts")
+    assert "bonus" not in ruling.state and "not settled" in ruling.summary

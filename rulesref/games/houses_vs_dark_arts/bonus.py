@@ -7,7 +7,7 @@ and so is what the acquire-a-card bonus gives (``open.bonus-acquire``).
 from __future__ import annotations
 
 from rulesref.games.houses_vs_dark_arts import hands, turns
-from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, Bonus, Move, Situation, name
+from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, RESERVE, Bonus, Move, Situation, name
 from rulesref.ruling import Trail
 
 SAYS = {
@@ -15,6 +15,23 @@ SAYS = {
     Bonus.DRAW: "draw 1 card",
     Bonus.ANOTHER_TURN: "take another turn",
 }
+
+
+def _bumped_off_the_bonus(s: Situation, trail: Trail, move: Move) -> None:
+    """A Dark Arts pawn that takes bonuses (by reading) ended on one, then went back to the reserve with its bump."""
+    pawn = s.pawns[move.pawn]
+    trail.reading(
+        "bonus-dark-arts",
+        f"{pawn.id}, a Dark Arts pawn, ends its move on the bonus space {move.end}, and takes bonuses as a "
+        "House pawn would.",
+        clause="open.bonus-dark-arts",
+    )
+    trail.open(
+        "open.bonus-dark-arts",
+        f"{pawn.id} went back to the reserve with its bump: whether it still takes the bonus of {move.end} is not "
+        "settled, so the state gives it none.",
+    )
+    s.told.append(f"whether {pawn.id} takes the {s.board.bonus[move.end]} bonus of {move.end} is not settled")
 
 
 def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> None:
@@ -26,7 +43,11 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
             # bonus.end-on-space: passing over is not ending there
             trail.rule("bonus.end-on-space", f"{pawn.id} only passes over the bonus space {step.to}: no bonus.")
     icon = board.bonus_icon(move.end)
-    if not move.steps or icon is None or pawn.at != move.end:
+    if not move.steps or icon is None:
+        return
+    if pawn.at == RESERVE and pawn.side != HOUSE and trail.choice("bonus-dark-arts") == "takes-bonus":
+        _bumped_off_the_bonus(s, trail, move)
+    if pawn.at != move.end:
         return
     if pawn.side != HOUSE:
         # open.bonus-dark-arts: the pages give the bonus to House pawns only
@@ -68,7 +89,7 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
     if icon is Bonus.DRAW:
         hands.draw(s, trail, who, 1, "bonus")
     elif icon is Bonus.ANOTHER_TURN:
-        if not turns.another_turn(s, trail):
+        if not turns.another_turn(s, trail, dark_arts=pawn.side != HOUSE):
             # no further turn (the last hands, or no chain): the summary says only where it ended
             s.told[told] = f"{pawn.id} ends on the {board.bonus[move.end]} bonus space {move.end}"
     else:

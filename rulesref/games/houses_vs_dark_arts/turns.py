@@ -40,11 +40,31 @@ def may_act(s: Situation, trail: Trail, action: str) -> None:
     if turn is None:
         return
     if turn.extra:
-        trail.rule("bonus.icon", f"This is the extra turn an another-turn bonus gave {name(turn.who)}.")
+        _extra_turn(trail, turn)
         if action != "Explore":
             s.turn_questions.append(lambda: _extra_turn_action(s, trail, action))
     if turn.actions_taken > 0:
         s.turn_questions.append(lambda: _second_action(s, trail, action))
+
+
+def _extra_turn(trail: Trail, turn: Turn) -> None:
+    """The extra turn the situation gives: a House pawn's bonus, or a Dark Arts pawn's only by reading."""
+    given = "The situation gives this as the extra turn an another-turn bonus gave "
+    if turn.side != DARK_ARTS:
+        trail.rule("bonus.icon", given + f"{name(turn.who)}.")
+        return
+    # bonus.icon is printed for a House pawn's bonus: a Dark Arts extra turn exists only by the reading
+    option = trail.reading(
+        "bonus-dark-arts",
+        {
+            "takes-bonus": given + "the Dark Arts, whose pawns take bonuses as House pawns do.",
+            "no-bonus": given + "the Dark Arts, but a Dark Arts pawn takes no bonus, so there is no such turn.",
+        },
+        clause="open.bonus-dark-arts",
+        forbids=("no-bonus",),
+    )
+    if option == "no-bonus":
+        raise trail.refuse("a Dark Arts pawn takes no bonus, so the Dark Arts has no extra turn from one")
 
 
 def _extra_turn_action(s: Situation, trail: Trail, action: str) -> None:
@@ -235,7 +255,7 @@ def deploy(s: Situation, trail: Trail, pawn: str) -> str:
     )
 
 
-def another_turn(s: Situation, trail: Trail) -> bool:
+def another_turn(s: Situation, trail: Trail, dark_arts: bool = False) -> bool:
     """An another-turn bonus is earned: whether it gives a further turn (False: it does not).
 
     The answer is also put in the state as ``another-turn: true|false``, except in the
@@ -263,5 +283,8 @@ def another_turn(s: Situation, trail: Trail) -> bool:
         return option != "no-chain"
     s.facts["another-turn"] = True
     # bonus.icon: the icon gives another turn (what that turn holds, and chaining, is open.another-turn)
-    trail.rule("bonus.icon", "The bonus gives the player another turn.")
+    if dark_arts:  # printed for a House pawn: for a Dark Arts pawn it rests on the reading
+        trail.reading("bonus-dark-arts", "The bonus gives the Dark Arts another turn.", clause="bonus.icon")
+    else:
+        trail.rule("bonus.icon", "The bonus gives the player another turn.")
     return True
