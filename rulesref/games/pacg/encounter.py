@@ -424,6 +424,17 @@ class Walk:
                 enc.damage = [d for d in enc.damage if d.step is not EncounterStep.ENCOUNTER]
         if s.card.summoned:
             judge.note("verb.summon", f"{s.card.name} was summoned: once it is evaded it goes back to the vault.")
+        elif enc.number == 1 and s.card.villain:
+            # The avenge is a step of the original encounter, whose villain steps come after it
+            # in the step list; whether they run once the avenger's encounter ends with no defeat
+            # is open (open.after-avenge), so where the villain ends up is not stated (audit 11 P1).
+            enc.at = Where.UNKNOWN
+            judge.open(
+                "open.after-avenge",
+                f"{enc.who}'s encounter is over, but whether the original encounter then goes on to its villain "
+                f"steps after {s.character.name}'s failure, so that {s.card.name} may escape, or it stays shuffled "
+                "into its location, is not settled by the sources.",
+            )
         return Verdict.LEGAL
 
     def move(self, judge: Judge, a: ev.Move) -> Verdict:
