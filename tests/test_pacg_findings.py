@@ -123,3 +123,32 @@ def test_the_engine_imports_the_ruling_layer_not_the_referee_or_the_scenario_rea
                     if isinstance(n, ast.ImportFrom | ast.Import)
                 ]
     assert found == []
+
+
+def test_after_an_avenger_evades_a_villain_its_escape_is_left_open() -> None:
+    # audit 11 P1: the original encounter's villain steps follow the avenge step, and no
+    # source says whether they run once the avenger has evaded (open.after-avenge)
+    ruling = _rule("audit11-p1-avenger-evades-villain")
+    assert ruling.verdict is Verdict.UNDETERMINED
+    assert ruling.state["card"] == {"name": "Black Fang", "outcome": "evaded", "at": "unknown"}
+    assert [s.clause for s in ruling.steps if s.basis.value == "open"] == ["open.after-avenge"]
+    # not a villain: nothing is open, and the card is shuffled back (avenger-evades-default)
+    ogre = _rule("avenger-evades-default")
+    assert ogre.verdict is Verdict.LEGAL and ogre.state["card"]["at"] == "location"
+
+
+def test_a_reroll_of_a_chosen_failure_is_refused() -> None:
+    # audit 11 P2: check.hero-point rolls the dice again; check.choose-fail makes the result 0
+    ruling = _rule("audit11-p2-reroll-after-chosen-failure")
+    refused = [s for s in ruling.steps if s.says.startswith("Event 2 (check): illegal:")]
+    assert [s.clause for s in refused] == ["check.hero-point"]
+    assert "check.choose-fail" in {s.clause for s in ruling.steps if s.says.startswith("Event 2")}
+    assert ruling.state["card"]["outcome"] == "undefeated"
+
+
+def test_a_forced_end_of_turn_in_the_avengers_encounter_is_the_original_characters_turn() -> None:
+    # audit 11 P3: Amiri encountered the Ogre; Valeros only avenges it and has no turn of his own
+    ruling = _rule("audit11-p3-forced-end-in-avengers-encounter")
+    said = " ".join(s.says for s in ruling.steps if s.clause in ("encounter.forced-end-of-turn", "turn.end-of-turn"))
+    assert "The turn (Amiri's) is forced to end" in said and "Amiri's turn then ends" in said
+    assert "Valeros's turn" not in said

@@ -129,6 +129,20 @@ def judge_result(
             "sequential checks; they must attempt at least one.",
         )
     earlier = enc.attempts.get(k)
+    if result.reroll and earlier is not None and earlier.chose_fail:
+        # check.hero-point rolls a check's dice again; check.choose-fail makes the result 0 by
+        # the choice, so no roll gives the chosen failure another result (audit 11 P2)
+        failed = str(earlier.check) if s.chain_given else "the check"
+        judge.note(
+            "check.choose-fail",
+            f"{earlier.by} chose to fail {failed}: its result is 0, set by that choice, not by a roll.",
+        )
+        return judge.illegal(
+            "check.hero-point",
+            f"{said} again, given as a reroll: a hero point rolls the dice on a check again, but the check's "
+            "result is the chosen failure's 0, which no roll decides, so rolling again cannot give it another "
+            "result.",
+        )
     if earlier is not None and not earlier.skipped and not result.reroll:
         first = earlier.by
         again = judge.by_reading(
@@ -171,7 +185,7 @@ def judge_result(
             return after
     success = _success(s, event, check, result)
     difficulty = result.difficulty if result.difficulty is not None else check.difficulty
-    enc.attempts[k] = Attempt(event.index, result.by, check, result.total, success)
+    enc.attempts[k] = Attempt(event.index, result.by, check, result.total, success, chose_fail=result.chose_fail)
     # the reroll takes the replaced roll's place, so the damage that roll dealt is not suffered
     enc.damage = [d for d in enc.damage if d not in replaced]
     outcome = "succeeds" if success else "fails"

@@ -424,6 +424,17 @@ class Walk:
                 enc.damage = [d for d in enc.damage if d.step is not EncounterStep.ENCOUNTER]
         if s.card.summoned:
             judge.note("verb.summon", f"{s.card.name} was summoned: once it is evaded it goes back to the vault.")
+        elif enc.number == 1 and s.card.villain:
+            # The avenge is a step of the original encounter, whose villain steps come after it
+            # in the step list; whether they run once the avenger's encounter ends with no defeat
+            # is open (open.after-avenge), so where the villain ends up is not stated (audit 11 P1).
+            enc.at = Where.UNKNOWN
+            judge.open(
+                "open.after-avenge",
+                f"{enc.who}'s encounter is over, but whether the original encounter then goes on to its villain "
+                f"steps after {s.character.name}'s failure, so that {s.card.name} may escape, or it stays shuffled "
+                "into its location, is not settled by the sources.",
+            )
         return Verdict.LEGAL
 
     def move(self, judge: Judge, a: ev.Move) -> Verdict:
@@ -448,11 +459,19 @@ class Walk:
     def end_turn(self, judge: Judge, step: EncounterStep) -> Verdict:
         s, enc = self.s, self.enc
         enc.over, enc.outcome = Over.FORCED, CardOutcome.NEITHER
+        # The turn is the original encountering character's, also inside the avenger's
+        # encounter: no source gives the avenger a turn of their own (audit 11 P3).
+        turn = s.character.name
+        ended = (
+            f"{turn}'s turn is forced to end in the {step.value} step"
+            if enc.number == 0
+            else f"The turn ({turn}'s) is forced to end in the {step.value} step of {enc.who}'s encounter"
+        )
         if s.card.summoned:
             enc.at = Where.VAULT
             judge.legal(
                 "encounter.forced-end-of-turn",
-                f"{enc.who}'s turn is forced to end in the {step.value} step: the encounter is over and "
+                f"{ended}: the encounter is over and "
                 f"{s.card.name}, neither defeated nor undefeated, was summoned, so it is banished.",
             )
             judge.note("verb.banish", f"{s.card.name} is banished: it goes back into the vault.")
@@ -460,13 +479,13 @@ class Walk:
             enc.at = Where.LOCATION
             judge.legal(
                 "encounter.forced-end-of-turn",
-                f"{enc.who}'s turn is forced to end in the {step.value} step: the encounter is over, and "
+                f"{ended}: the encounter is over, and "
                 f"{s.card.name}, neither defeated nor undefeated, is shuffled back into its location.",
             )
         judge.note(
             "turn.end-of-turn",
-            "The turn then ends: end-of-turn effects (and, as a power forced the end, no cards or powers may be "
-            "used then), recovery, resetting the hand, and play passes to the left.",
+            f"{turn}'s turn then ends: end-of-turn effects (and, as a power forced the end, no cards or powers may "
+            f"be used then), recovery, resetting {turn}'s hand, and play passes to the left.",
         )
         return Verdict.LEGAL
 

@@ -182,7 +182,8 @@ class Move:
 
 @dataclass(frozen=True)
 class EndTurn:
-    """The encountering character's turn is forced to end."""
+    """The turn is forced to end: the turn of the character who first encountered the card,
+    also when it happens in an avenger's encounter (no source gives the avenger a turn)."""
 
     by: str | None = fact(person(), default=None)
 

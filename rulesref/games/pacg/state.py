@@ -82,6 +82,8 @@ class Attempt:
     open: bool = False
     """Whether this result stands rests on an open point that could turn its success around
     (a reroll the readings leave open): the check's result is then not settled."""
+    chose_fail: bool = False
+    """The character chose to fail it: its result is 0 by that choice (check.choose-fail)."""
 
 
 @dataclass(frozen=True)
