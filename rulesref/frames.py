@@ -23,6 +23,8 @@ Frame keys:
   target-state    ``stunned`` when the pawn ended on already lies stunned
   asked           the side of the party the question asks after ("where does my pawn go"),
                   which a clause declaring ``about: mover`` or ``about: target`` fits
+  sides           every side the question names or binds, comma-separated (``side:`` of
+                  the side a game's speaker is not needs naming: lookup.py, SIDE_UNSTATED)
 
 The last two are edge cases (EDGES): a clause about one ("more than one Dark Arts pawn",
 "a stunned House pawn") answers only a question that names it, so lookup.py counts a
@@ -207,10 +209,15 @@ def read(
     if deed is not None:  # the verb names the deed, and so who did it to whom, whatever the word order
         frame["mover"], frame["target"] = deed.mover, deed.target
     named = {x for i in parties if i in side_at or possessive[i] or _owns(words, i) if (x := side_of(i)) is not None}
-    if "mover" not in frame and len(named) == 1:
+    if "mover" not in frame and "acting" in bound:
+        frame["side"] = bound["acting"]
+    elif "mover" not in frame and len(named) == 1:
         frame["side"] = next(iter(named))
     elif "mover" not in frame and not named and bound.get("speaker"):
         frame["side"] = bound["speaker"]
+    told = set(side_at.values()) | {v for k, v in bound.items() if k != "acting"} | set(frame.values()) & set(sides)
+    if told:
+        frame["sides"] = ",".join(sorted(told))
     cards = {m.value for m in found if m.key == "card"}
     if len(cards) == 1:
         frame["card"] = next(iter(cards))
@@ -395,6 +402,12 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[in
             if words[j] not in ("the", "a", "an", "playing", "as", "am", "on", "of", "player"):
                 break
     for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
+        acting = w == "as" and any(words[k] in SPEAKER for k in range(max(i - 3, 0), i))
+        if acting and "speaker" not in out:  # "when I replenish as a house player": the side acting
+            at = next((k for k in range(i + 1, min(i + 4, len(words))) if k in side_at), None)
+            if at is not None and all(words[k] in ("a", "an", "the") for k in range(i + 1, at)):
+                out["speaker"] = out["acting"] = side_at[at]
+                continue
         if w == "as" and "speaker" not in out and (i == 0 or words[i - 1] in ("and", "so", "but")):
             at = next((k for k in range(i + 1, min(i + 5, len(words))) if k in side_at), None)
             if at is None:

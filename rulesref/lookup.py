@@ -78,6 +78,9 @@ EDGE_UNSTATED = 0.9
 EDGE_MATCH = 1.1
 """Score factor, beside ROLE_MATCH, of a clause about an edge case the question names: "two
 death eaters on the space" is the open question of several pawns, not the plain stun."""
+SIDE_UNSTATED = 0.9
+"""Score factor of a clause about one side (``side:``) other than the game's ``speaker`` when
+the question names that side nowhere."""
 ABOUT_MATCH = 1.2
 ABOUT_MISMATCH = 0.9
 """Score factors of a clause about one party of a move (``about: target``, where the bumped
@@ -309,7 +312,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
-            f = factor * (outside if out else _fits(frame, g["roles"].get(ci)))
+            f = factor * (outside if out else _fits(frame, g["roles"].get(ci), g["speaker"]))
             found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
@@ -383,11 +386,21 @@ def _covers(games: list[dict[str, Any]]) -> str:
     return "they cover " + "; and ".join(str(x["covers"]) for x in games if x.get("covers"))
 
 
-def _fits(frame: dict[str, str], roles: dict[str, str] | None) -> float:
+def _fits(frame: dict[str, str], roles: dict[str, str] | None, speaker: str | None = None) -> float:
     """How a clause's declared roles fit the question's frame: a factor on its score."""
     if not roles:
         return 1.0
-    return _roles_fit(frame, roles) * _about_fit(frame, roles)
+    return _roles_fit(frame, roles) * _about_fit(frame, roles) * _side_named(frame, roles, speaker)
+
+
+def _side_named(frame: dict[str, str], roles: dict[str, str], speaker: str | None) -> float:
+    """A clause about the side the players do not speak as by default (the Dark Arts) answers
+    a question that names that side somewhere: "Lucy revived her pawns, does Marco's get up
+    too?" is the House Replenish, however many words it shares with the Dark Arts one."""
+    side = roles.get("side")
+    if side is None or speaker is None or side == speaker or "side" in frame:
+        return 1.0
+    return 1.0 if side in frame.get("sides", "").split(",") else SIDE_UNSTATED
 
 
 def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:

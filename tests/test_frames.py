@@ -36,6 +36,9 @@ FRAMES = [
     ("After I bump Tom's pawn, where does my pawn end up?", {"mover": "dark-arts", "asked": "dark-arts"}),
     # "As Dark Arts," gives the speaker's side without the word "player"
     ("As Dark Arts, Harry's pawn just landed on my guy.", {"mover": "house", "target": "dark-arts"}),
+    # "I replenish as a house player": the side the speaker acts as, whatever else it names
+    ("when I replenish as a house player, do the dark arts pawns I stunned get revived too?", {"side": "house"}),
+    ("When I replenish as Hufflepuff do my pawns get revived?", {"side": "house"}),
     # the party asked after: where it goes, what becomes of it
     ("Dolohov ended on my Gryffindor pawn. Where do I put my pawn now?", {"asked": "house"}),
     ("Bellatrix's pawn moved onto Ron's space. Where does Ron go?", {"asked": "house"}),
@@ -158,3 +161,18 @@ def test_a_clause_whose_roles_the_frame_contradicts_ranks_lower() -> None:
     assert lookup._fits({"mover": "house"}, {"mover": "house", "target": "dark-arts"}) == lookup.ROLE_MATCH
     assert lookup._fits({}, {"mover": "house"}) == 1.0
     assert lookup._fits({"side": "house"}, {"mover": "house"}) == 1.0
+
+
+def test_a_clause_about_the_side_players_do_not_speak_as_needs_that_side_named() -> None:
+    # Houses vs. Dark Arts questions are a House player's unless they say otherwise
+    dark = {"side": "dark-arts"}
+    assert lookup._fits({}, dark, "house") == lookup.SIDE_UNSTATED
+    assert lookup._fits({"sides": "dark-arts,house"}, dark, "house") == 1.0
+    assert lookup._fits({}, {"side": "house"}, "house") == 1.0
+    assert _frame("Lucy's death eater stopped on Marco's pawn").get("sides") == "dark-arts"
+    revived = "Lucy replenished and revived her pawns. does Marco's stunned pawn from the other house get up too?"
+    assert "dark-arts" not in _frame(revived).get("sides", "")
+    asked = (
+        "hi! first time playing. when a house player Replenishes, do they revive their pawns before or after drawing?"
+    )
+    assert lookup.ask(asked).hits[0].clause.id == "replenish.house-order"
