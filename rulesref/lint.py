@@ -106,7 +106,20 @@ def engine_citations(game: Game) -> list[str]:
 
 
 def _worded(game: Game, call: ast.Call, reading: str, where: str) -> list[str]:
-    """A reading worded option by option must word exactly the options the pack defines."""
+    """A reading worded option by option must word exactly the options the pack defines, and
+    one that refuses the action (``refuse={option: summary}``) refuse only under its options."""
+    defined = {o.id for o in game.readings[reading].options}
+    refuse = next((k.value for k in call.keywords if k.arg == "refuse"), None)
+    refuse = refuse.body if isinstance(refuse, ast.IfExp) else refuse  # refused only where a condition holds
+    refused = {k.value for k in refuse.keys if isinstance(k, ast.Constant)} if isinstance(refuse, ast.Dict) else set()
+    problems = [
+        f"{where}:{call.lineno}: reading {reading!r} refuses under {o!r}, not an option {game.id} defines"
+        for o in sorted(map(str, refused - defined))
+    ]
+    return problems + _options_worded(game, call, reading, where)
+
+
+def _options_worded(game: Game, call: ast.Call, reading: str, where: str) -> list[str]:
     words = call.args[1] if len(call.args) > 1 else None
     if not isinstance(words, ast.Dict) or not all(isinstance(k, ast.Constant) for k in words.keys):
         return []

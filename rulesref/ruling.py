@@ -298,11 +298,13 @@ class Trail:
     ``forbidden(clause, says)``
         the rule step that forbids one of several things the engine rules on; the ruling
         goes on (the engine gives the verdict).
-    ``reading(reading, says, clause=None, forbids=()) -> option``
+    ``reading(reading, says, clause=None, forbids=(), refuse=None) -> option``
         a step resting on a named reading. ``says`` is the step's words, or a mapping
         option -> words: the option in force is chosen once and its words recorded.
-        ``forbids``: the options under which the step forbids what it rules on. An
-        unchosen reading without a default ends the ruling ``undetermined``.
+        ``forbids``: the options under which the step forbids what it rules on;
+        ``refuse``: option -> summary, the options under which it forbids the action
+        (the ruling ends ``illegal``). An unchosen reading without a default ends the
+        ruling ``undetermined``.
     ``reading_or_open(reading, says, clause=None, about="", forbids=()) -> option | None``
         the same, but an unsettled reading records an open step and returns None: the
         ruling goes on (for an engine that rules on several events at once).
@@ -387,14 +389,21 @@ class Trail:
         return option
 
     def reading(
-        self, reading: str, says: str | Mapping[str, str], clause: str | None = None, forbids: Collection[str] = ()
+        self,
+        reading: str,
+        says: str | Mapping[str, str],
+        clause: str | None = None,
+        forbids: Collection[str] = (),
+        refuse: Mapping[str, str] | None = None,
     ) -> str:
         """Record a step resting on a reading; returns the option it used.
 
         ``says``: the step's words, or a mapping option -> words (each of the reading's
         options worded; the one in force is recorded). ``clause``: the clause cited, by
         default the reading's first clause, else its open question. ``forbids``: the
-        options under which the step forbids what it rules on.
+        options under which the step forbids what it rules on. ``refuse``: the options under
+        which it forbids the action itself, each with the ruling's summary: the step then
+        ends the ruling ``illegal`` (an Illegal is raised).
         """
         option = self.choice(reading)
         r = self._reading(reading)
@@ -405,8 +414,13 @@ class Trail:
                 )
             says = says[option]
         cited = clause or (r.clauses[0] if r.clauses else r.open)
-        self._step(cited, says, Basis.READING, f"{reading}={option}", decides=option in forbids)
+        refused = refuse or {}
+        if any(r.option(o) is None for o in refused):
+            raise NotInPack.of(self.game, f"the engine refuses under options reading {reading!r} does not define")
+        self._step(cited, says, Basis.READING, f"{reading}={option}", decides=option in forbids or option in refused)
         self.used[reading] = option
+        if option in refused:
+            raise Illegal(refused[option])
         return option
 
     def reading_or_open(

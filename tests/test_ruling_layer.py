@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesref.corpus import Game
+from rulesref.corpus import Game, NotInPack
 from rulesref.errors import CorpusError, ScenarioError
 from rulesref.fields import Fields, count, flag, mapping, refuse_unknown_keys
 from rulesref.games import find_game
@@ -192,3 +192,36 @@ def test_lint_lists_a_reading_worded_for_other_options_than_the_pack_defines(
         "engine.py:1: reading 'backtrack' worded for other options than houses-vs-dark-arts defines: "
         "no words for no-reverse; words for nope, not an option"
     )
+
+
+def test_lint_lists_a_refusal_under_an_option_the_pack_does_not_define(
+    hvda: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rulesref import lint
+
+    engine = tmp_path / "engine.py"
+    engine.write_text(
+        'trail.reading("backtrack", "a", refuse={"no-revist": "no"})\n'
+        'trail.reading("backtrack", "a", refuse={"no-revisit": "no"} if ok else None)\n'
+        'trail.reading("backtrack", "a", refuse={"nope": "no"} if ok else None)\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(lint, "engine_files", lambda game: [engine])
+    assert [p.split("engine.py:")[1] for p in lint.engine_citations(hvda)] == [
+        "1: reading 'backtrack' refuses under 'no-revist', not an option houses-vs-dark-arts defines",
+        "3: reading 'backtrack' refuses under 'nope', not an option houses-vs-dark-arts defines",
+    ]
+
+
+def test_a_reading_step_that_refuses_ends_the_ruling_illegal_and_decides_it(hvda: Game) -> None:
+    trail = Trail(hvda, {"backtrack": "no-revisit"})
+    with pytest.raises(Illegal) as refused:
+        trail.reading("backtrack", "re-entering", refuse={"no-revisit": "cannot re-enter"})
+    assert refused.value.summary == "cannot re-enter"
+    (step,) = trail.steps
+    assert step.decides and step.reading == "backtrack=no-revisit"
+    allowed = Trail(hvda, {"backtrack": "no-reverse"})
+    assert allowed.reading("backtrack", "re-entering", refuse={"no-revisit": "cannot re-enter"}) == "no-reverse"
+    assert not allowed.steps[0].decides
+    with pytest.raises(NotInPack):
+        allowed.reading("backtrack", "re-entering", refuse={"nope": "no"})

@@ -100,7 +100,7 @@ def share_out(s: Situation, trail: Trail, run: Run) -> None:
     if len(card.parts) == 1:
         if len(moves) > 1:
             # the pages give sharing between pawns for a split card only (open.plain-card-pawns)
-            option = trail.reading(
+            trail.reading(
                 "plain-card-pawns",
                 {
                     "one-pawn": f"Only a split card (such as 3 + 3) shares its movement; a {card.text()} moves "
@@ -109,10 +109,8 @@ def share_out(s: Situation, trail: Trail, run: Run) -> None:
                     f"up to {card.total} in all.",
                 },
                 clause="open.plain-card-pawns",
-                forbids=("one-pawn",),
+                refuse={"one-pawn": f"a {card.text()} card moves one pawn, not {len(moves)} moves"},
             )
-            if option == "one-pawn":
-                raise trail.refuse(f"a {card.text()} card moves one pawn, not {len(moves)} moves")
             shared = len(moves) == 2 and moves[0].pawn != moves[1].pawn and sum(costs) <= card.total
             if not shared:  # beyond what even the sharing reading allows
                 raise trail.refuse(f"a {card.text()} card cannot be shared as {' and '.join(map(str, costs))}")
@@ -134,16 +132,15 @@ def share_out(s: Situation, trail: Trail, run: Run) -> None:
     if moves[0].pawn == moves[1].pawn:
         trail.rule("move.split", f"A {card.text()} card moves one pawn up to {card.total}, or two different pawns.")
         # open.split-cards: may one pawn take the two parts as two moves?
-        option = trail.reading(
+        trail.reading(
             "split-one-pawn",
             f"{moves[0].pawn} is moved twice with one {card.text()} card ({costs[0]}, then {costs[1]}).",
             clause="open.split-cards",  # the step names the open question it settles
+            refuse={
+                "single-move": f"{moves[0].pawn} cannot move {costs[0]}, stop and move {costs[1]} with a "
+                f"{card.text()} card: one pawn makes one move of up to {card.total}"
+            },
         )
-        if option == "single-move":
-            raise trail.refuse(
-                f"{moves[0].pawn} cannot move {costs[0]}, stop and move {costs[1]} with a {card.text()} "
-                f"card: one pawn makes one move of up to {card.total}"
-            )
     else:
         trail.rule("move.split", f"A {card.text()} card may move two different pawns, up to {a} and {b} spaces.")
     if not ((costs[0] <= a and costs[1] <= b) or (costs[0] <= b and costs[1] <= a)):
@@ -311,21 +308,20 @@ def _obstacle(s: Situation, trail: Trail, run: Run, pawn: Pawn, here: str, to: s
         )
     if not card.obstacle_types:
         # open.obstacle-cards: must the effect name the obstacle's type?
-        option = trail.reading(
+        trail.reading(
             "obstacle-type",
             f"The card's effect crosses obstacles without naming a type; the "
             f"obstacle between {here} and {to} is a {kind}.",
+            refuse={"named-type": f"the card's effect names no obstacle type, so it does not cover the {kind}"},
         )
-        if option == "named-type":
-            raise trail.refuse(f"the card's effect names no obstacle type, so it does not cover the {kind}")
     run.crossings += 1
     if run.crossings > 1:
         # open.obstacle-cards: one crossing per effect, or every crossing?
-        option = trail.reading(
-            "obstacle-crossings", f"This is obstacle crossing number {run.crossings} with the same card effect."
+        trail.reading(
+            "obstacle-crossings",
+            f"This is obstacle crossing number {run.crossings} with the same card effect.",
+            refuse={"one-crossing": f"one card effect covers one obstacle crossing; this is crossing {run.crossings}"},
         )
-        if option == "one-crossing":
-            raise trail.refuse(f"one card effect covers one obstacle crossing; this is crossing {run.crossings}")
     _effect_usable(s, trail, run, "crossing obstacles")
     trail.rule(
         "move.obstacles-house", f"The card's effect lets {pawn.id} cross the {kind} obstacle between {here} and {to}."
@@ -371,12 +367,11 @@ def _enter(s: Situation, trail: Trail, pawn: Pawn, to: str, how: str, *, passing
         raise trail.refuse(f"{pawn.id} cannot {'pass through' if passing else 'enter'} the Protected Area {to}")
     if to == board.great_hall:
         # open.great-hall: is the Great Hall closed to the Dark Arts?
-        option = trail.reading(
+        trail.reading(
             "great-hall-dark-arts",
             f"{pawn.id} would enter the Great Hall ({to}), which the board does not mark as a Protected Area.",
+            refuse={"protected": f"{pawn.id} cannot enter the Great Hall (reading great-hall-dark-arts=protected)"},
         )
-        if option == "protected":
-            raise trail.refuse(f"{pawn.id} cannot enter the Great Hall (reading great-hall-dark-arts=protected)")
 
 
 def _fly(
@@ -408,36 +403,39 @@ def _fly(
         # open.fly-off-destination: the pages name no destination (a transfer to another
         # Fly Off Point needs no reading: both options allow it)
         landing = f"{pawn.id} would land on {to}, which is not a Fly Off Point: "
-        option = trail.reading(
+        trail.reading(
             "fly-off-destination",
             {
                 "fly-off-point": landing + "a transfer goes to another Fly Off Point, so it cannot land there.",
                 "any-space": landing + "a transfer may land on a space that is not a Fly Off Point.",
             },
             clause="open.fly-off-destination",
-        )
-        if option == "fly-off-point":
-            raise trail.refuse(
-                f"{pawn.id} cannot transfer to {to}, which is not a Fly Off Point "
+            refuse={
+                "fly-off-point": f"{pawn.id} cannot transfer to {to}, which is not a Fly Off Point "
                 "(reading fly-off-destination=fly-off-point)"
-            )
+            },
+        )
     if pawn.side == HOUSE:
         # open.fly-off: may House pawns use Fly Off Points at all?
-        option = trail.reading("fly-off-sides", f"{pawn.id} is a House pawn using a Fly Off Point.")
-        if option == "dark-arts-only":
-            raise trail.refuse(f"{pawn.id} is a House pawn; Fly Off Points are for the Dark Arts (reading)")
+        trail.reading(
+            "fly-off-sides",
+            f"{pawn.id} is a House pawn using a Fly Off Point.",
+            refuse={"dark-arts-only": f"{pawn.id} is a House pawn; Fly Off Points are for the Dark Arts (reading)"},
+        )
     if not first:
         # open.fly-off: must the transfer begin the move?
-        option = trail.reading(
-            "fly-off-start", f"{pawn.id} reaches the Fly Off Point {here} during its move and then transfers."
+        trail.reading(
+            "fly-off-start",
+            f"{pawn.id} reaches the Fly Off Point {here} during its move and then transfers.",
+            refuse={"start-only": f"{pawn.id} must start its move on the Fly Off Point to transfer"},
         )
-        if option == "start-only":
-            raise trail.refuse(f"{pawn.id} must start its move on the Fly Off Point to transfer")
     if not last:
         # open.fly-off: may the pawn go on moving after the transfer?
-        option = trail.reading("fly-off-continue", f"{pawn.id} keeps moving after the transfer to {to}.")
-        if option == "ends-move":
-            raise trail.refuse(f"{pawn.id}'s move ends with the transfer to {to}")
+        trail.reading(
+            "fly-off-continue",
+            f"{pawn.id} keeps moving after the transfer to {to}.",
+            refuse={"ends-move": f"{pawn.id}'s move ends with the transfer to {to}"},
+        )
     _effect_usable(s, trail, run, "Fly Off")
     _enter(s, trail, pawn, to, "fly")
     # move.fly-off-cost: the transfer is free
@@ -503,27 +501,29 @@ def _backtrack(s: Situation, trail: Trail, run: Run, pawn: Pawn, seen: list[str]
             raise trail.illegal("move.no-backtrack", says, refusal)
         trail.rule("move.no-backtrack", f"{pawn.id} is a House pawn: it may not backtrack in the same turn.")
         again = f"{pawn.id} would re-enter {to}, which it already visited this turn (not the space it just left)"
-        option = trail.reading(
+        trail.reading(
             "backtrack",
             {
                 "no-revisit": f"{again}: re-entering a space visited this turn is backtracking.",
                 "no-reverse": f"{again}: only a step straight back is backtracking, so it may.",
             },
             clause="open.backtrack-meaning",  # the step names the open question it settles
+            refuse={
+                "no-revisit": f"{pawn.id} cannot re-enter {to}: that is backtracking (reading backtrack=no-revisit)"
+            },
         )
-        if option == "no-revisit":
-            raise trail.refuse(f"{pawn.id} cannot re-enter {to}: that is backtracking (reading backtrack=no-revisit)")
         return
     others = [p for p, spaces in run.visited.items() if p != pawn.id and s.pawns[p].side == HOUSE and to in spaces[1:]]
     if others and trail.choice("backtrack") == "no-revisit":
         # open.backtrack-meaning: does the ban reach across the pawns of one split card?
-        option = trail.reading(
-            "backtrack-split", f"{pawn.id} enters {to}, which {others[0]} entered earlier with the same card."
+        trail.reading(
+            "backtrack-split",
+            f"{pawn.id} enters {to}, which {others[0]} entered earlier with the same card.",
+            refuse={
+                "shared": f"{pawn.id} cannot enter {to}, already entered by {others[0]} "
+                "(reading backtrack-split=shared)"
+            },
         )
-        if option == "shared":
-            raise trail.refuse(
-                f"{pawn.id} cannot enter {to}, already entered by {others[0]} (reading backtrack-split=shared)"
-            )
 
 
 def _pass_through(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
@@ -552,12 +552,12 @@ def _share(s: Situation, trail: Trail, pawn: Pawn, space: str) -> None:
             f"{pawn.id} ends its move on {space} with {', '.join(friends)} of its own side. Whether Dark Arts "
             "pawns may share a space is not settled (choose with --reading share-space=OPTION).",
         )
-    option = trail.reading(
+    trail.reading(
         "share-space",
         f"{pawn.id} ends its move on {space} with {', '.join(friends)} of its own side.",
         clause="open.pass-through",  # no clause says it: the bump only names several House pawns on one space
+        refuse={
+            "forbidden": f"{pawn.id} cannot end its move on {space} with {', '.join(friends)} "
+            "(reading share-space=forbidden)"
+        },
     )
-    if option == "forbidden":
-        raise trail.refuse(
-            f"{pawn.id} cannot end its move on {space} with {', '.join(friends)} (reading share-space=forbidden)"
-        )

@@ -147,8 +147,8 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
             f"An advance of {spaces} from space {start} would go past the last Path space ({track.length}): "
             "an advance larger than the spaces left is not made.",
             clause="open.path-overflow",
+            refuse={"not-made": f"Under reading path-overflow=not-made the Marker cannot advance {spaces} space(s)."},
         )
-        raise trail.refuse(f"Under reading path-overflow=not-made the Marker cannot advance {spaces} space(s).")
     entered = s.facts.setdefault("zones-entered", [])
     reached = s.facts.setdefault("events-reached", [])
     resolved = s.facts.setdefault("events-resolved", [])
@@ -376,9 +376,8 @@ def _move_back(s: Situation, trail: Trail, spaces: int) -> Outcome:
             "back-relock": back + "it moves back, and the unlocked colours follow its new zone.",
         },
         clause="open.marker-back",
+        refuse={"never": "Under reading marker-back=never the Marker only moves forward."},
     )
-    if option == "never":
-        raise trail.refuse("Under reading marker-back=never the Marker only moves forward.")
     if track is None:
         return Outcome(Verdict.LEGAL, "The Marker moves back.", s.to_state())
     before = set(track.unlocked())

@@ -54,33 +54,32 @@ def _extra_turn(trail: Trail, turn: Turn) -> None:
         trail.rule("bonus.icon", given + f"{name(turn.who)}.")
         return
     # bonus.icon is printed for a House pawn's bonus: a Dark Arts extra turn exists only by the reading
-    option = trail.reading(
+    trail.reading(
         "bonus-dark-arts",
         {
             "takes-bonus": given + "the Dark Arts, whose pawns take bonuses as House pawns do.",
             "no-bonus": given + "the Dark Arts, but a Dark Arts pawn takes no bonus, so there is no such turn.",
         },
         clause="open.bonus-dark-arts",
-        forbids=("no-bonus",),
+        refuse={"no-bonus": "a Dark Arts pawn takes no bonus, so the Dark Arts has no extra turn from one"},
     )
-    if option == "no-bonus":
-        raise trail.refuse("a Dark Arts pawn takes no bonus, so the Dark Arts has no extra turn from one")
 
 
 def _extra_turn_action(s: Situation, trail: Trail, action: str) -> None:
     """An action other than Explore in an extra turn: the reading extra-turn-actions (Illegal if refused)."""
     who = cap_name(_turn(s).who)
-    option = trail.reading(
+    trail.reading(
         "extra-turn-actions",
         {
             "any-action": f"{who} takes a {action} in the extra turn: the extra turn is a full turn, with any action.",
             "explore-only": f"{who} takes a {action} in the extra turn, which is one more Explore only.",
         },
         clause="open.another-turn",
-        forbids=("explore-only",),
+        refuse={
+            "explore-only": f"the extra turn is one more Explore, not a {action} "
+            "(reading extra-turn-actions=explore-only)"
+        },
     )
-    if option == "explore-only":
-        raise trail.refuse(f"the extra turn is one more Explore, not a {action} (reading extra-turn-actions={option})")
 
 
 def _second_action(s: Situation, trail: Trail, action: str) -> None:
@@ -104,11 +103,8 @@ def _second_action(s: Situation, trail: Trail, action: str) -> None:
         trail.rule("action.dark-arts-choice", "Each turn the Dark Arts chooses between Explore and Replenish.")
     who = cap_name(turn.who)
     said = {o: f"{who} has already taken an action this turn: {w}" for o, w in words.items()}
-    option = trail.reading(reading, said, clause="open.turn-order")
-    if option == "one-action":
-        raise trail.refuse(
-            f"{who} has already taken this turn's one action; {action} is not allowed (reading {reading}={option})."
-        )
+    one = f"{who} has already taken this turn's one action; {action} is not allowed (reading {reading}=one-action)."
+    trail.reading(reading, said, clause="open.turn-order", refuse={"one-action": one})
 
 
 def ask_turn_questions(s: Situation, trail: Trail, *, settled_only: bool = False) -> None:
@@ -156,7 +152,8 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
             s.turn_questions.append(lambda: _further_card(s, trail, earlier))
         return
     who = cap_name(s.turn.who)
-    option = trail.reading(
+    effect_alone = f"{who} may not play a card for its effect alone in a House Explore (reading house-explore="
+    trail.reading(
         "house-explore",
         {
             "as-dark-arts": f"{who} Explores: a card is played for its movement, an unlocked effect, or both, "
@@ -165,51 +162,38 @@ def may_explore(s: Situation, trail: Trail, ex: Explore) -> None:
             "effect alone.",
         },
         clause="open.house-explore",
+        refuse={"movement-required": effect_alone + "movement-required)."}
+        if ex.card is not None and not ex.moves
+        else None,
     )
-    if option == "movement-required" and ex.card is not None and not ex.moves:
-        raise trail.refuse(
-            f"{who} may not play a card for its effect alone in a House Explore (reading house-explore={option})."
-        )
     if earlier:
         s.turn_questions.append(lambda: _further_card(s, trail, earlier))
 
 
 def _further_card(s: Situation, trail: Trail, earlier: int) -> None:
     """A further card in the same Explore: dark-arts-explore-cards or house-explore-cards (Illegal if refused)."""
+    # the page prints "a card" for either side's Explore: a further one rests on a reading
+    # (open.dark-arts-explore-cards, open.house-explore; the House one has no default)
     turn = _turn(s)
-    if turn.side == DARK_ARTS:
-        # open.dark-arts-explore-cards: the page prints "a card"; a further one is a reading
-        further = f"The Dark Arts has already played {earlier} card(s) in this Explore and plays a further one: "
-        cards = trail.reading(
-            "dark-arts-explore-cards",
-            {
-                "one-card": further + "its Explore plays one card, so a further one is not allowed.",
-                "several-cards": further + "its Explore may play several cards.",
-            },
-            clause="open.dark-arts-explore-cards",
-        )
-        if cards == "one-card":
-            raise trail.refuse(
-                "The Dark Arts has already played a card in this Explore; a further card is not allowed "
-                f"(reading dark-arts-explore-cards={cards})."
-            )
-        return
     who = cap_name(turn.who)
-    # open.house-explore: may several cards be played in one House Explore? (no default)
-    further = f"{who} has already played {earlier} card(s) in this Explore and plays a further one: "
-    cards = trail.reading(
-        "house-explore-cards",
-        {
-            "one-card": further + "a House Explore plays one card, so not allowed.",
-            "several-cards": further + "a House Explore may play several cards.",
-        },
-        clause="open.house-explore",
+    side, reading, clause = (
+        ("its", "dark-arts-explore-cards", "open.dark-arts-explore-cards")
+        if turn.side == DARK_ARTS
+        else ("a House", "house-explore-cards", "open.house-explore")
     )
-    if cards == "one-card":
-        raise trail.refuse(
-            f"{who} has already played a card in this Explore; a further card is not allowed "
-            f"(reading house-explore-cards={cards})."
-        )
+    further = f"{who} has already played {earlier} card(s) in this Explore and plays a further one: "
+    trail.reading(
+        reading,
+        {
+            "one-card": further + f"{side} Explore plays one card, so a further one is not allowed.",
+            "several-cards": further + f"{side} Explore may play several cards.",
+        },
+        clause=clause,
+        refuse={
+            "one-card": f"{who} has already played a card in this Explore; a further card is not allowed "
+            f"(reading {reading}=one-card)."
+        },
+    )
 
 
 def in_last_hands(s: Situation) -> bool:
