@@ -428,3 +428,20 @@ def test_a_bump_that_sends_the_pawn_off_its_bonus_space_leaves_the_bonus_open() 
     ruling = check_file(SCENARIOS / "audit11-dark-arts-bump-on-a-bonus-space.yaml")
     assert Basis.OPEN in _basis(ruling, "open.bonus-dark-arts")
     assert "bonus" not in ruling.state and "not settled" in ruling.summary
+
+
+# --- 6. audit 12: words that claimed more than the rule -------------------------------------------
+
+
+def test_a_bonus_icon_is_not_worded_as_optional_and_a_stunned_pawn_is_not_said_to_be_bumped() -> None:
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        ruling = check_file(path, picture=False)
+        for s in ruling.steps:
+            assert " may draw 1 card" not in s.says and " may acquire a card" not in s.says, (path.name, s.says)
+            if s.clause == "encounter.no-duel" and ruling.readings.keys() & {"bump-stunned", "stun-stunned"}:
+                assert "so this is a" not in s.says, (path.name, s.says)
+
+
+def test_the_marker_on_the_last_space_puts_the_turn_in_the_last_hands() -> None:
+    ruling = check_file(SCENARIOS / "replenish-dark-arts-marker-on-last-space-illegal.yaml")
+    assert ruling.state["turn"]["phase"] == "last-hands"

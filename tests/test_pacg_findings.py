@@ -152,3 +152,29 @@ def test_a_forced_end_of_turn_in_the_avengers_encounter_is_the_original_characte
     said = " ".join(s.says for s in ruling.steps if s.clause in ("encounter.forced-end-of-turn", "turn.end-of-turn"))
     assert "The turn (Amiri's) is forced to end" in said and "Amiri's turn then ends" in said
     assert "Valeros's turn" not in said
+
+
+def test_a_defeated_villain_with_no_other_locations_given_is_refused_not_guessed(tmp_path: Path) -> None:
+    # whether it escapes or the party wins turns on the other open locations (audit 12, Q1-2)
+    from rulesref.errors import ScenarioError
+
+    base = (
+        "game: pacg\ntitle: t\ncharacter: Ezren\nlocation: Academy\n"
+        "card: {name: Ancient Red Dragon, type: monster, villain: true}\nchecks: Combat 20\n"
+        "events:\n  - {step: check, result: {by: Ezren, total: 21}}\n"
+    )
+    silent = tmp_path / "silent.yaml"
+    silent.write_text(base, encoding="utf-8")
+    with pytest.raises(ScenarioError) as refused:
+        check_file(silent)
+    assert "distant: [] for none" in refused.value.message
+    none = tmp_path / "none.yaml"
+    none.write_text(base + "distant: []\n", encoding="utf-8")
+    assert check_file(none).state["win"] is True
+
+
+def test_a_reroll_failed_by_choice_is_still_ruled_as_the_reroll() -> None:
+    ruling = check_file(PACG / "audit12-reroll-then-choose-fail.yaml")
+    cited = [s.clause for s in ruling.steps]
+    assert cited.index("check.hero-point") < cited.index("check.choose-fail")
+    assert any("(3 Combat) is not dealt" in s.says for s in ruling.steps)

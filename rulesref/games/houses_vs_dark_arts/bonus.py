@@ -11,10 +11,11 @@ from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, HOUSE, RESERVE, 
 from rulesref.ruling import Trail
 
 SAYS = {
-    Bonus.ACQUIRE: "acquire a card",
-    Bonus.DRAW: "draw 1 card",
-    Bonus.ANOTHER_TURN: "take another turn",
+    Bonus.ACQUIRE: "acquires a card",
+    Bonus.DRAW: "draws 1 card",
+    Bonus.ANOTHER_TURN: "takes another turn",
 }
+"""What each icon gives (bonus.icon); the page makes none of them optional."""
 
 
 def _bumped_off_the_bonus(s: Situation, trail: Trail, move: Move) -> None:
@@ -22,8 +23,8 @@ def _bumped_off_the_bonus(s: Situation, trail: Trail, move: Move) -> None:
     pawn = s.pawns[move.pawn]
     trail.reading(
         "bonus-dark-arts",
-        f"{pawn.id}, a Dark Arts pawn, ends its move on the bonus space {move.end}, and takes bonuses as a "
-        "House pawn would.",
+        f"{pawn.id}, a Dark Arts pawn, ends its move on the bonus space {move.end}: Dark Arts pawns take "
+        "bonuses as House pawns do.",
         clause="open.bonus-dark-arts",
     )
     trail.open(
@@ -56,7 +57,7 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
             "bonus-dark-arts",
             {
                 "no-bonus": ends + "the bonus is printed for House pawns only, so it takes nothing.",
-                "takes-bonus": ends + "it takes the bonus as a House pawn would.",
+                "takes-bonus": ends + "Dark Arts pawns take bonuses as House pawns do.",
             },
             clause="open.bonus-dark-arts",
         )
@@ -77,7 +78,7 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
     if icon is Bonus.ANOTHER_TURN:  # whether it gives a turn here is another_turn's (a chain, the last hands)
         icon_says = f"The icon there is {board.bonus[move.end]}."
     else:
-        icon_says = f"The icon there is {board.bonus[move.end]}: {name(who)} may {SAYS[icon]}."
+        icon_says = f"The icon there is {board.bonus[move.end]}: {name(who)} {SAYS[icon]}."
     if pawn.side == HOUSE:
         trail.rule("bonus.icon", icon_says)
     else:

@@ -20,22 +20,18 @@ def resolve(s: Situation, trail: Trail, ex: Explore, move: Move) -> None:
     if not there:
         return
     names = ", ".join(p.id for p in there)
-    if pawn.side == HOUSE:
-        # encounter.no-duel: the House pawn moved in, so it is a stun
-        trail.rule(
-            "encounter.no-duel",
-            f"{pawn.id} (House) ended its move on {pawn.at} with {names} (Dark Arts): "
-            "the House pawn moved in, so this is a stun, not a duel.",
-        )
-        stun(s, trail, ex, pawn, there)
-    else:
-        # encounter.no-duel: the Dark Arts pawn moved in, so it is a bump
-        trail.rule(
-            "encounter.no-duel",
-            f"{pawn.id} (Dark Arts) ended its move on {pawn.at} with {names} (House): "
-            "the Dark Arts pawn moved in, so this is a bump, not a duel.",
-        )
-        bump(s, trail, ex, pawn, there)
+    house = pawn.side == HOUSE
+    what = "stun" if house else "bump"
+    # encounter.no-duel says which procedure by who moved in; whether a stunned pawn meets it
+    # at all is open (open.pass-through, open.bump-stunned), so then the step claims no more
+    so = f"the {what} procedure applies, if any" if all(p.stunned for p in there) else f"this is a {what}"
+    trail.rule(
+        "encounter.no-duel",
+        f"{pawn.id} ({'House' if house else 'Dark Arts'}) ended its move on {pawn.at} with {names} "
+        f"({'Dark Arts' if house else 'House'}): the {'House' if house else 'Dark Arts'} pawn moved in, "
+        f"so {so}, not a duel.",
+    )
+    (stun if house else bump)(s, trail, ex, pawn, there)
 
 
 # --- the stun ---------------------------------------------------------------------------

@@ -479,6 +479,8 @@ class Situation:
             state["players"] = {name: p.to_state() for name, p in self.players.items()}
         if self.turn is not None:
             state["turn"] = self.turn.to_state()
+            if self.path is not None and self.path.marker >= self.path.length:  # the last space starts them
+                state["turn"]["phase"] = "last-hands"
         state.update(self.facts)
         return state
 

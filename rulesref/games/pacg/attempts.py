@@ -191,13 +191,13 @@ def judge_result(
     outcome = "succeeds" if success else "fails"
     if result.total is not None and difficulty is not None:
         outcome += f" ({result.total} against {difficulty})"
-    if result.chose_fail:
-        verdict = judge.legal("check.choose-fail", f"{said} and chooses to fail: the result is 0, and the check fails.")
-    elif result.reroll and earlier is not None:
+    chose_fail = f"{said} and chooses to fail: the result is 0, and the check fails."
+    if result.reroll and earlier is not None:
         # the scenario gives only `reroll: true`: the step does not say a hero point was spent
+        then = "then chooses to fail it" if result.chose_fail else outcome
         verdict = judge.legal(
             "check.hero-point",
-            f"{said} again, given as a reroll of the check's dice (a reroll a hero point can pay for), and {outcome}.",
+            f"{said} again, given as a reroll of the check's dice (a reroll a hero point can pay for), and {then}.",
         )
         if replaced and not answered:
             # check.damage: the damage comes from the check's result; the reroll's result is now the check's
@@ -210,6 +210,10 @@ def judge_result(
                 f"The damage of a failed check is worked out from its result; the rerolled result {now}, and the "
                 f"damage worked out from the replaced roll ({amounts}) is not dealt.",
             )
+        if result.chose_fail:
+            judge.note("check.choose-fail", chose_fail)
+    elif result.chose_fail:
+        verdict = judge.legal("check.choose-fail", chose_fail)
     elif n > 1 and result.by != enc.who:
         verdict = judge.legal(
             "step.sequential-checks", f"{said}, one of the sequential checks, as a local character may, and {outcome}."

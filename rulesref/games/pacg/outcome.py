@@ -271,12 +271,15 @@ def escape(s: Situation, enc: Encounter, judge: Judge) -> None:
     if guards_decide(s, enc, judge):
         return
     unguarded = unguarded_distant(s, enc)
-    if unguarded is None or unguarded:
-        where = (
-            "the other open locations (the scenario lists none as guarded)"
-            if unguarded is None
-            else ", ".join(unguarded)
+    if unguarded is None:
+        # whether it escapes or the party wins turns on locations the scenario does not name
+        raise s.doc.error(
+            (),
+            f"{card.name} is defeated: whether it escapes depends on the other open locations; "
+            "list them as distant: [Woods, Village] (distant: [] for none)",
         )
+    if unguarded:
+        where = ", ".join(unguarded)
         enc.over, enc.at = Over.ESCAPED, Where.ESCAPED
         judge.note(
             "step.villain-escapes",
