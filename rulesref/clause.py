@@ -100,6 +100,10 @@ class Misreading(NamedTuple):
         return {"claim": self.claim, "correction": self.correction}
 
 
+INFERRED = "Inferred:"
+"""How a page_note opens when the clause's pages are inferred (docs/corpus.md)."""
+
+
 class Clause(NamedTuple):
     """One rule (or one question the rules leave open), in the project's own words."""
 
@@ -124,7 +128,8 @@ class Clause(NamedTuple):
     misreadings: tuple[Misreading, ...] = ()
     """Wrong readings this clause corrects."""
     page_note: str | None = None
-    """Set when a page is inferred rather than printed beside the text."""
+    """Why a page is cited as it is; one starting ``Inferred:`` says the page is inferred
+    (the sources give the fact without a page), which every view of the page says."""
     file: str = ""
     """The clause file it came from, for messages."""
     line: int = 0
@@ -133,6 +138,11 @@ class Clause(NamedTuple):
     """Where it rests in the shared sources: references such as ``000:9`` or ``pacg:2.2 [R]``."""
     roles: tuple[tuple[str, str], ...] = ()
     """Who acts, where the clause's meaning depends on it (frames.py): ``(("mover", "house"), ...)``."""
+
+    @property
+    def pages_inferred(self) -> bool:
+        """Whether the pages are the pack's inference, not printed beside the fact in the sources."""
+        return (self.page_note or "").startswith(INFERRED)
 
     def to_json(self, clauses: Mapping[str, Clause]) -> dict[str, Any]:
         """The `show`/`page --json` shape; ``clauses`` (its game's) give the titles of those it sees."""
@@ -144,6 +154,7 @@ class Clause(NamedTuple):
             "text": self.text,
             "pages": list(self.pages),
             "page_note": self.page_note,
+            "pages_inferred": self.pages_inferred,
             "source": list(self.source),
             "tags": list(self.tags),
             "see": [{"id": s, "title": clauses[s].title} for s in self.see if s in clauses],

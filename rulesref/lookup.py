@@ -147,6 +147,7 @@ class Hit(NamedTuple):  # NamedTuples: far cheaper to define than dataclasses, o
             "title": c.title,
             "text": c.text,
             "pages": list(c.pages),
+            "pages_inferred": c.pages_inferred,
             "score": round(self.score, 3),
             "misreading": (
                 {"claim": self.misreading.claim, "correction": self.misreading.correction} if self.misreading else None

@@ -344,12 +344,20 @@ def _pages(pages: Sequence[int]) -> str:
     return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(str(p) for p in pages)
 
 
-def _cite(cid: str, pages: Sequence[int], game: str | None = None) -> list[_Part]:
+def _where(pages: Sequence[int], inferred: bool, before: str = "", after: str = "", style: str = "dim") -> list[_Part]:
+    """``pp. 10, 25`` as one unit, led by ``inferred`` where the sources give the fact
+    without a page (Clause.pages_inferred), so the page is never passed off as printed."""
+    if not inferred:
+        return [_a(f"{before}{_pages(pages)}{after}", style)]
+    return [_a(f"{before}inferred", style), _a(f"{_pages(pages)}{after}", style)]
+
+
+def _cite(cid: str, pages: Sequence[int], game: str | None = None, inferred: bool = False) -> list[_Part]:
     """``(id, pp. 10, 25)``, or ``(id, p. 9, game)``: the id and the page reference each kept
     whole, so a narrow line breaks between them, never inside one."""
     if game is None:
-        return [_a(f"({cid},", "dim"), _a(f"{_pages(pages)})", "dim")]
-    return [_a(f"({cid},", "dim"), _a(f"{_pages(pages)},", "dim"), _a(f"{game})", "dim")]
+        return [_a(f"({cid},", "dim"), *_where(pages, inferred, after=")")]
+    return [_a(f"({cid},", "dim"), *_where(pages, inferred, after=","), _a(f"{game})", "dim")]
 
 
 def _ids(ids: Sequence[str], style: str = "") -> list[_Part]:
@@ -390,7 +398,13 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         return
     top = a.hits[0]
     if view == "short":  # one sentence to read aloud, and its page: at most SHORT_LINES lines at 80 columns
-        out.para(_w(short_sentence(top), "bold"), _a(f"({_pages(top.clause.pages)}; {top.clause.id})", "dim"))
+        out.para(
+            _w(short_sentence(top), "bold"),
+            _a(
+                f"({'inferred ' if top.clause.pages_inferred else ''}{_pages(top.clause.pages)}; {top.clause.id})",
+                "dim",
+            ),
+        )
         return
     c = top.clause
     if top.misreading:
@@ -402,7 +416,7 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
     if c.kind == "open":
         _open_note(out)
     out.body(c.text)
-    out.para(_a(c.id, "dim"), _a(f"· {_pages(c.pages)}", "dim"), _a(f"· {c.game}", "dim"))
+    out.para(_a(c.id, "dim"), *_where(c.pages, c.pages_inferred, "· "), _a(f"· {c.game}", "dim"))
     if quiet:
         return
     rest = list(a.hits[1:])
@@ -413,7 +427,12 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         out.para(_w("Also relevant:", "dim"))
         for h in rest:
             named = h.clause.game if len(games) > 1 else None
-            out.para(_w(h.clause.title), *_cite(h.clause.id, h.clause.pages, named), indent=2, lead="• ")
+            out.para(
+                _w(h.clause.title),
+                *_cite(h.clause.id, h.clause.pages, named, h.clause.pages_inferred),
+                indent=2,
+                lead="• ",
+            )
     listed = {h.clause.id for h in a.hits}
     see = [s for s in c.see if view == "full" or s not in listed]
     if see and (view == "full" or len(rest) < RELATED):
@@ -430,7 +449,9 @@ def short_sentence(top: Hit) -> str:
         first = _first_sentence(top.misreading.correction)
         return first if cells(first) <= 100 else _sentence(c.title)
     title = _sentence(c.title)
-    return f"Not settled by the rules: {title}" if c.kind == "open" and "settled" not in title else title
+    if c.kind != "open" or "settled" in title:
+        return title
+    return "Not settled by the rules: " + (title.removeprefix("Open ") if title.startswith("Open wh") else title)
 
 
 def _sentence(text: str) -> str:
@@ -487,7 +508,7 @@ def clause(out: _Lines, game: Game, c: Clause) -> None:
     if c.kind == "open":
         _open_note(out)
     out.body(c.text)
-    out.para(_a(c.id, "dim"), _a(f"· {_pages(c.pages)}", "dim"), _w(f"· {game.title}", "dim"))
+    out.para(_a(c.id, "dim"), *_where(c.pages, c.pages_inferred, "· "), _w(f"· {game.title}", "dim"))
     if c.page_note:
         out.para(_w("Page note:", "dim"), _w(c.page_note, "dim"))
     if c.source:
@@ -502,7 +523,12 @@ def _see_and_myths(out: _Lines, game: Game, c: Clause, heading: str) -> bool:
     if see:
         out.para(_w(heading, "dim"))
         for s in see:
-            out.para(_w(game.clauses[s].title), *_cite(s, game.clauses[s].pages), indent=2, lead="• ")
+            out.para(
+                _w(game.clauses[s].title),
+                *_cite(s, game.clauses[s].pages, inferred=game.clauses[s].pages_inferred),
+                indent=2,
+                lead="• ",
+            )
     for m in c.misreadings:
         out.para(_w("Misreading:", "bold red"), _w(m.claim))
         out.para(_w("Correction:", "bold"), _w(m.correction), indent=2)
@@ -525,12 +551,12 @@ def page(out: _Lines, number: int, found: Sequence[tuple[Game, Clause]]) -> None
         column = max(cells(visible(c.id)) for _, c in rows) + 2
         side_by_side = out.width - column >= 30
         for _, c in rows:
-            where = _a(f"({_pages(c.pages)})", "dim")
+            where = _where(c.pages, c.pages_inferred, "(", ")")
             if side_by_side:
-                out.para(_w(c.title), where, lead=visible(c.id).ljust(column), lead_style="cyan")
+                out.para(_w(c.title), *where, lead=visible(c.id).ljust(column), lead_style="cyan")
             else:
                 out.para(_a(c.id, "cyan"))
-                out.para(_w(c.title), where, indent=2)
+                out.para(_w(c.title), *where, indent=2)
 
 
 @_view
@@ -553,7 +579,9 @@ def myths(out: _Lines, found: Sequence[tuple[Game, Misreading]]) -> None:
     for g, m in found:
         c = g.clauses[m.clause]
         out.para(_w(m.claim), lead="✗ ", lead_style="bold red")
-        out.para(_w(m.correction), *_cite(m.clause, c.pages, g.id), indent=2, lead="✓ ", lead_style="bold")
+        out.para(
+            _w(m.correction), *_cite(m.clause, c.pages, g.id, c.pages_inferred), indent=2, lead="✓ ", lead_style="bold"
+        )
 
 
 @_view
@@ -658,9 +686,18 @@ def _ruling(out: _Lines, r: Ruling) -> None:
             if not d.decides:
                 continue
             if d.says.strip() in r.summary:  # the summary says it already (an open question)
-                out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}.", "bold"))
+                out.para(
+                    _w(f"Decided by step {n},", "bold"),
+                    _a(d.clause, "bold"),
+                    *_where(d.pages, d.pages_inferred, after=".", style="bold"),
+                )
             else:
-                out.para(_w(f"Decided by step {n},", "bold"), _a(f"{d.clause} {_pages(d.pages)}:", "bold"), _w(d.says))
+                out.para(
+                    _w(f"Decided by step {n},", "bold"),
+                    _a(d.clause, "bold"),
+                    *_where(d.pages, d.pages_inferred, after=":", style="bold"),
+                    _w(d.says),
+                )
     changes = state_changes(r.situation, r.state)
     if changes:
         shown = changes[:STATE_LINES]
@@ -686,7 +723,7 @@ def _ruling(out: _Lines, r: Ruling) -> None:
         mark = "bold" if s.decides and r.verdict.value != "legal" else ""
         out.para(
             _w(s.says + basis, mark),
-            *_cite(s.clause, s.pages),
+            *_cite(s.clause, s.pages, inferred=s.pages_inferred),
             indent=2,
             lead=str(i).rjust(number) + "  ",
             lead_style="dim",
@@ -779,7 +816,7 @@ def picture(out: _Lines, text: str) -> None:
 @_view
 def why(out: _Lines, game: Game, c: Clause) -> None:
     """`why` after an answer: the clauses related to it and the misreadings it corrects."""
-    out.para(_w(c.title, "bold"), *_cite(c.id, c.pages))
+    out.para(_w(c.title, "bold"), *_cite(c.id, c.pages, inferred=c.pages_inferred))
     if not _see_and_myths(out, game, c, "Related:"):
         out.para(_w("No related clause or misreading is recorded for it.", "dim"))
 
@@ -788,7 +825,12 @@ def why(out: _Lines, game: Game, c: Clause) -> None:
 def numbered(out: _Lines, a: Answer) -> None:
     """The results of a question, numbered, so `1`, `2`... shows one in full."""
     for n, h in enumerate(a.hits, 1):
-        out.para(_w(h.clause.title), *_cite(h.clause.id, h.clause.pages), indent=4, lead=f"{n:>2}  ")
+        out.para(
+            _w(h.clause.title),
+            *_cite(h.clause.id, h.clause.pages, inferred=h.clause.pages_inferred),
+            indent=4,
+            lead=f"{n:>2}  ",
+        )
 
 
 @_view

@@ -62,12 +62,15 @@ class RulingStep:
     """``id=option`` when the step rests on a reading."""
     decides: bool = False
     """Whether the verdict rests on this step (``Ruling.steps`` says for every step)."""
+    pages_inferred: bool = False
+    """The clause's pages are inferred, not printed beside the fact (Clause.pages_inferred)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "says": self.says,
             "clause": self.clause,
             "pages": list(self.pages),
+            "pages_inferred": self.pages_inferred,
             "basis": self.basis.value,
             "reading": self.reading,
             "decides": self.decides,
@@ -339,7 +342,8 @@ class Trail:
         return self.game.clause(clause).pages
 
     def _step(self, clause: str, says: str, basis: Basis, reading: str | None = None, decides: bool = False) -> None:
-        self.steps.append(RulingStep(says, clause, self.pages(clause), basis, reading, decides))
+        c = self.game.clause(clause)
+        self.steps.append(RulingStep(says, clause, c.pages, basis, reading, decides, c.pages_inferred))
 
     def rule(self, clause: str, says: str) -> None:
         """Record a step the cited pages settle."""

@@ -175,7 +175,7 @@ def test_check_names_the_deciding_rule_and_its_page(cli) -> None:
     r = cli("check", str(AVENGE))
     assert r.code == 0, r.err
     flowed = " ".join(r.out.split())
-    assert "Decided by step 6, step.avenge p. 10:" in flowed
+    assert "Decided by step 6, step.avenge inferred p. 10:" in flowed
     assert flowed.endswith(f"{AVENGE} · p. 10 (every step: pp. 8, 9, 10, 11, 12)")
 
 

@@ -15,7 +15,7 @@ import pytest
 from rulesref import cache, lookup
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULT_KEYS = {"id", "game", "kind", "title", "text", "pages", "score", "misreading", "see"}
+RESULT_KEYS = {"id", "game", "kind", "title", "text", "pages", "pages_inferred", "score", "misreading", "see"}
 ANSWER_KEYS = {"schema_version", "query", "game", "results", "message", "suggestions", "covers"}
 """The same top-level keys for an answer and a miss (docs/json.md)."""
 

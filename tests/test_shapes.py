@@ -47,7 +47,8 @@ def test_a_clause_sees_only_clauses_of_its_game_by_title(hvda: Game) -> None:
     shown = clause.to_json(hvda.clauses)
     assert [s["id"] for s in shown["see"]] == [s for s in clause.see if s in hvda.clauses]
     assert list(shown) == [
-        "id", "game", "title", "kind", "text", "pages", "page_note", "source", "tags", "see", "misreadings",
+        "id", "game", "title", "kind", "text", "pages", "page_note", "pages_inferred", "source", "tags", "see",
+        "misreadings",
     ]  # fmt: skip
 
 

@@ -22,9 +22,10 @@ async function api(path, params, options) {
   return { ok: response.ok, status: response.status, data };
 }
 
-function pagesText(pages) {
+function pagesText(pages, inferred) {
   if (!pages || !pages.length) return "no printed page";
-  return (pages.length > 1 ? "pp. " : "p. ") + pages.join(", ");
+  // "inferred": the sources give the fact without a page, so the pack chose one
+  return (inferred ? "inferred " : "") + (pages.length > 1 ? "pp. " : "p. ") + pages.join(", ");
 }
 
 function gameTitle(id) {
@@ -44,7 +45,7 @@ function clauseCard(c, extra) {
       el("strong", {}, "A common misreading: "), c.misreading.claim, " ", el("strong", {}, "In fact: "), c.misreading.correction));
   }
   if (c.text) card.append(el("p", {}, c.text));
-  card.append(el("p", { class: "meta" }, el("span", { class: "page" }, pagesText(c.pages)), " · " + gameTitle(c.game) + " · " + c.id));
+  card.append(el("p", { class: "meta" }, el("span", { class: "page" }, pagesText(c.pages, c.pages_inferred)), " · " + gameTitle(c.game) + " · " + c.id));
   if (extra) card.append(extra);
   const more = el("button", { type: "button", "aria-expanded": "false" }, "Related rules and misreadings");
   const related = el("div", { class: "related" });
@@ -156,7 +157,7 @@ async function showTopic() {
       const shown = await api("/api/show/" + encodeURIComponent(c.id), { game: c.game });
       if (shown.ok) b.closest("li").replaceChildren(clauseCard(shown.data));
     });
-    list.append(el("li", {}, b, el("p", { class: "meta" }, pagesText(c.pages) + " · " + gameTitle(c.game))));
+    list.append(el("li", {}, b, el("p", { class: "meta" }, pagesText(c.pages, c.pages_inferred) + " · " + gameTitle(c.game))));
   }
   $("browse-list").replaceChildren(list);
 }
@@ -309,7 +310,7 @@ async function check(event) {
     el("p", {}, data.summary),
     el("h4", {}, "Step by step"),
     el("ol", {}, ...data.steps.map((s) => el("li", {}, s.says, " ",
-      el("span", { class: "meta" }, "(" + s.clause + ", " + pagesText(s.pages) + (s.reading ? ", reading " + s.reading : "") + ")")))),
+      el("span", { class: "meta" }, "(" + s.clause + ", " + pagesText(s.pages, s.pages_inferred) + (s.reading ? ", reading " + s.reading : "") + ")")))),
   ];
   if (data.picture) parts.push(el("h4", {}, "The board"), el("pre", { class: "picture", "aria-label": "The board, drawn in text" }, data.picture));
   if (data.claims.length) {
