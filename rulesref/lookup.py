@@ -85,7 +85,7 @@ ABOUT_MATCH = 1.2
 ABOUT_MISMATCH = 0.9
 """Score factors of a clause about one party of a move (``about: target``, where the bumped
 pawn goes) when the question asks after that party, or after the other one."""
-LEFT_OUT = 1.5
+LEFT_OUT = 1.7
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
 OUTSIDE_WORDS = 2.0
