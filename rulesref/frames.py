@@ -167,7 +167,9 @@ def read(
     # a move described ("ends on", "lands on") says who moved; only where none is does the
     # verb say it ("I bumped his pawn"): "my pawn gets stunned" names a result both pawns share
     moves = any(m.key == "relation" and m.value == "onto" for m in found)
-    deed = None if moves else _deed(words, found, side_at)
+    deed = _deed(words, found, side_at)
+    if moves and deed is not None and not deed.by_speaker:
+        deed = None  # "I stunned his pawn by landing on it" names the deed; "my pawn got stunned" only a result
     if deed is not None and deed.speaker is not None:
         bound.setdefault("speaker", deed.speaker)
     me = bound.get("speaker") or _possessed_side(words, side_at) or speaker
@@ -241,6 +243,8 @@ class Deed(NamedTuple):
     target: str
     speaker: str | None
     """The speaker's side, when the speaker is the one who did it or had it done to them."""
+    by_speaker: bool = False
+    """The speaker did it ("I stunned ..."), which no described move can contradict."""
 
 
 SUBJECTS = frozenset({"i", "we", "he", "she", "they", "it", "who"})
@@ -281,7 +285,7 @@ def _deed(words: Sequence[str], found: Sequence[Mention], side_at: Mapping[int, 
             said = sides["target"] if passive else sides["mover"]
         elif not passive and end < len(words) and words[end] in SPEAKER:
             said = sides["target"]  # "he bumped me"
-        return Deed(sides["mover"], sides["target"], said)
+        return Deed(sides["mover"], sides["target"], said, speaker_is and not passive)
     return None
 
 

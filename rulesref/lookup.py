@@ -72,6 +72,9 @@ ROLE_MISMATCH = 0.8
 "a death eater lands on my pawn" is not the stun, however many words they share."""
 ROLE_MATCH = 1.05
 """Score factor of a clause whose declared roles the question's frame states."""
+DIRECTION_MATCH = 1.1
+"""ROLE_MATCH where they include who moved onto whom (mover, target): the direction the
+question describes is the stronger sign, beside a side it merely names."""
 EDGE_UNSTATED = 0.9
 """Score factor of a clause about an edge case (frames.EDGES) the question does not name:
 "Harry stops on Bellatrix's space" is the stun, not the stun of several pawns."""
@@ -421,7 +424,8 @@ def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
         return 1.0
     if any(frame[k] != roles[k] for k in shared):
         return ROLE_MISMATCH
-    return ROLE_MATCH * (EDGE_MATCH if any(k in frames.EDGES for k in shared) else 1.0)
+    matched = DIRECTION_MATCH if {"mover", "target"} & set(shared) else ROLE_MATCH
+    return matched * (EDGE_MATCH if any(k in frames.EDGES for k in shared) else 1.0)
 
 
 def _surface(g: dict[str, Any], words: list[str], analysed: list[tuple[str, float]]) -> dict[int, float]:

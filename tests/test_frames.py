@@ -34,6 +34,13 @@ FRAMES = [
     ("When my house pawn stuns a death eater, who moves it?", {"mover": "house", "target": "dark-arts"}),
     ("the dark arts guy bumped me twice this turn", {"mover": "dark-arts", "target": "house"}),
     ("After I bump Tom's pawn, where does my pawn end up?", {"mover": "dark-arts", "asked": "dark-arts"}),
+    # a move written around its pawn ("moved my pawn onto ..."), and the speaker's deed beside a move
+    ("i moved my gryffindor pawn onto the dark arts pawn, what happens now", {"mover": "house", "target": "dark-arts"}),
+    (
+        "Sam moved his hufflepuff pawn onto MY pawn. I'm the dark arts player.",
+        {"mover": "house", "target": "dark-arts"},
+    ),
+    ("i stunned a dark arts pawn by landing on it. who moves it?", {"mover": "house", "target": "dark-arts"}),
     # "As Dark Arts," gives the speaker's side without the word "player"
     ("As Dark Arts, Harry's pawn just landed on my guy.", {"mover": "house", "target": "dark-arts"}),
     # "I replenish as a house player": the side the speaker acts as, whatever else it names
@@ -158,7 +165,8 @@ def test_a_clause_whose_roles_the_frame_contradicts_ranks_lower() -> None:
     assert lookup._fits({"mover": "house", "target": "dark-arts"}, {"mover": "dark-arts", "target": "house"}) == (
         lookup.ROLE_MISMATCH
     )
-    assert lookup._fits({"mover": "house"}, {"mover": "house", "target": "dark-arts"}) == lookup.ROLE_MATCH
+    assert lookup._fits({"mover": "house"}, {"mover": "house", "target": "dark-arts"}) == lookup.DIRECTION_MATCH
+    assert lookup._fits({"side": "house"}, {"side": "house"}) == lookup.ROLE_MATCH
     assert lookup._fits({}, {"mover": "house"}) == 1.0
     assert lookup._fits({"side": "house"}, {"mover": "house"}) == 1.0
 
