@@ -128,7 +128,7 @@ class Clause(NamedTuple):
     misreadings: tuple[Misreading, ...] = ()
     """Wrong readings this clause corrects."""
     page_note: str | None = None
-    """Why a page is cited as it is; one starting ``Inferred:`` says the page is inferred
+    """Why a page is cited as it is; one starting ``Inferred:`` says every page is inferred
     (the sources give the fact without a page), which every view of the page says."""
     file: str = ""
     """The clause file it came from, for messages."""
@@ -138,11 +138,14 @@ class Clause(NamedTuple):
     """Where it rests in the shared sources: references such as ``000:9`` or ``pacg:2.2 [R]``."""
     roles: tuple[tuple[str, str], ...] = ()
     """Who acts, where the clause's meaning depends on it (frames.py): ``(("mover", "house"), ...)``."""
+    inferred_pages: tuple[int, ...] = ()
+    """Those of ``pages`` that are inferred, where only some are (``inferred_pages:``)."""
 
     @property
-    def pages_inferred(self) -> bool:
-        """Whether the pages are the pack's inference, not printed beside the fact in the sources."""
-        return (self.page_note or "").startswith(INFERRED)
+    def pages_inferred(self) -> tuple[int, ...]:
+        """The pages that are the pack's inference, not printed beside the fact in the sources:
+        all of them when the page_note opens ``Inferred:``, else ``inferred_pages``."""
+        return self.pages if (self.page_note or "").startswith(INFERRED) else self.inferred_pages
 
     def to_json(self, clauses: Mapping[str, Clause]) -> dict[str, Any]:
         """The `show`/`page --json` shape; ``clauses`` (its game's) give the titles of those it sees."""
@@ -154,7 +157,7 @@ class Clause(NamedTuple):
             "text": self.text,
             "pages": list(self.pages),
             "page_note": self.page_note,
-            "pages_inferred": self.pages_inferred,
+            "pages_inferred": list(self.pages_inferred),
             "source": list(self.source),
             "tags": list(self.tags),
             "see": [{"id": s, "title": clauses[s].title} for s in self.see if s in clauses],

@@ -228,6 +228,7 @@ _CLAUSE_KEYS = {
     "see": False,
     "misreadings": False,
     "page_note": False,
+    "inferred_pages": False,  # those of pages that are inferred, where only some are (page_note says why)
     "roles": False,
     "source": False,  # where the clause rests in the shared sources (lint checks its form, trace-check resolves it)
 }
@@ -382,6 +383,7 @@ def _read_clauses(doc: Loaded, game: str) -> list[Clause]:
                 line=f.line(),
                 roles=_roles(doc, (i, "roles"), f.value.get("roles"), ROLE_KEYS),
                 source=f.refs("source"),
+                inferred_pages=f.pages("inferred_pages") if "inferred_pages" in f.value else (),
             )
         )
     return out
@@ -465,6 +467,11 @@ def _cross_check(game: Game, cited: list[tuple[Reading, Loaded, int]]) -> None:
         for page in c.pages:
             if not first <= page <= last:
                 game.problems.append(f"{where}: page {page} is outside the rulebook range {first}-{last}")
+        if c.inferred_pages and not c.page_note:
+            game.problems.append(f"{where}: inferred_pages needs a page_note saying why")
+        for page in c.inferred_pages:
+            if page not in c.pages:
+                game.problems.append(f"{where}: inferred page {page} is not one of its pages {list(c.pages)}")
         for target in c.see:
             if target not in game.clauses:
                 message = f"see {target!r} does not resolve"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from rulesref.corpus import Game
 
-FORMAT = 10
+FORMAT = 11
 """Bumped whenever the index layout or the analysis changes, so old caches are rebuilt."""
 
 _APOSTROPHE = re.compile(r"['’`]")
@@ -346,6 +346,7 @@ def clause_record(c: Any) -> dict[str, Any]:
         "file": c.file,
         "line": c.line,
         "roles": [list(r) for r in c.roles],
+        "inferred_pages": list(c.inferred_pages),
         "source": list(c.source),
     }
 

@@ -150,7 +150,7 @@ class Hit(NamedTuple):  # NamedTuples: far cheaper to define than dataclasses, o
             "title": c.title,
             "text": c.text,
             "pages": list(c.pages),
-            "pages_inferred": c.pages_inferred,
+            "pages_inferred": list(c.pages_inferred),
             "score": round(self.score, 3),
             "misreading": (
                 {"claim": self.misreading.claim, "correction": self.misreading.correction} if self.misreading else None
@@ -623,6 +623,7 @@ def _clause(g: dict[str, Any], ci: int) -> Clause:
         line=r["line"],
         roles=tuple((k, v) for k, v in r["roles"]),
         source=tuple(r["source"]),
+        inferred_pages=tuple(r["inferred_pages"]),
     )
 
 

@@ -344,15 +344,29 @@ def _pages(pages: Sequence[int]) -> str:
     return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(str(p) for p in pages)
 
 
-def _where(pages: Sequence[int], inferred: bool, before: str = "", after: str = "", style: str = "dim") -> list[_Part]:
+def _where(
+    pages: Sequence[int], inferred: Sequence[int], before: str = "", after: str = "", style: str = "dim"
+) -> list[_Part]:
     """``pp. 10, 25`` as one unit, led by ``inferred`` where the sources give the fact
-    without a page (Clause.pages_inferred), so the page is never passed off as printed."""
+    without a page (Clause.pages_inferred), or followed by ``(p. 25 inferred)`` where only
+    some pages are, so a page is never passed off as printed."""
     if not inferred:
         return [_a(f"{before}{_pages(pages)}{after}", style)]
-    return [_a(f"{before}inferred", style), _a(f"{_pages(pages)}{after}", style)]
+    if set(pages) <= set(inferred):
+        return [_a(f"{before}inferred", style), _a(f"{_pages(pages)}{after}", style)]
+    return [_a(f"{before}{_pages(pages)}", style), _a(f"({_pages(inferred)} inferred){after}", style)]
 
 
-def _cite(cid: str, pages: Sequence[int], game: str | None = None, inferred: bool = False) -> list[_Part]:
+def _said_pages(pages: Sequence[int], inferred: Sequence[int]) -> str:
+    """``_where`` as one string, for a line that must stay short (``--short``)."""
+    if not inferred:
+        return _pages(pages)
+    if set(pages) <= set(inferred):
+        return "inferred " + _pages(pages)
+    return f"{_pages(pages)} ({_pages(inferred)} inferred)"
+
+
+def _cite(cid: str, pages: Sequence[int], game: str | None = None, inferred: Sequence[int] = ()) -> list[_Part]:
     """``(id, pp. 10, 25)``, or ``(id, p. 9, game)``: the id and the page reference each kept
     whole, so a narrow line breaks between them, never inside one."""
     if game is None:
@@ -401,7 +415,7 @@ def answer(out: _Lines, a: Answer, *, view: str = "answer", quiet: bool = False)
         out.para(
             _w(short_sentence(top), "bold"),
             _a(
-                f"({'inferred ' if top.clause.pages_inferred else ''}{_pages(top.clause.pages)}; {top.clause.id})",
+                f"({_said_pages(top.clause.pages, top.clause.pages_inferred)}; {top.clause.id})",
                 "dim",
             ),
         )

@@ -62,15 +62,15 @@ class RulingStep:
     """``id=option`` when the step rests on a reading."""
     decides: bool = False
     """Whether the verdict rests on this step (``Ruling.steps`` says for every step)."""
-    pages_inferred: bool = False
-    """The clause's pages are inferred, not printed beside the fact (Clause.pages_inferred)."""
+    pages_inferred: tuple[int, ...] = ()
+    """Those of the clause's pages that are inferred, not printed beside the fact (Clause.pages_inferred)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "says": self.says,
             "clause": self.clause,
             "pages": list(self.pages),
-            "pages_inferred": self.pages_inferred,
+            "pages_inferred": list(self.pages_inferred),
             "basis": self.basis.value,
             "reading": self.reading,
             "decides": self.decides,

@@ -515,3 +515,20 @@ def test_an_empty_rules_variable_is_as_if_unset(value: str, cli, monkeypatch: py
     all_games.cache_clear()
     got = cli("ask", "can a pawn pass a castle wall?", "--json")
     assert (got.code, got.err, got.out) == (0, "", want.out)
+
+
+def test_lint_lists_an_inferred_page_the_clause_does_not_cite(table: Table, cli) -> None:
+    table.edit("houses-vs-dark-arts/open-movement.yaml", "inferred_pages: [25]", "inferred_pages: [24]")
+    r = cli("lint")
+    assert r.code == 1, (r.out, r.err)
+    assert "open.passage-backtrack: inferred page 24 is not one of its pages [10, 25]" in r.out
+
+
+def test_every_page_note_that_infers_a_page_marks_which(cli) -> None:
+    # a page the note calls inferred is never shown as printed (audit 13, R3)
+    from rulesref.games import all_games
+
+    for game in all_games():
+        for c in game.clauses.values():
+            if c.page_note and "inferred" in c.page_note.lower():
+                assert c.pages_inferred, f"{c.id}: its page_note infers a page, yet every page shows as printed"

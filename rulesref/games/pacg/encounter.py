@@ -530,7 +530,6 @@ class Walk:
     def guard(self, judge: Judge, a: ev.Guard) -> Verdict:
         s, enc = self.s, self.enc
         said = f"{a.by} tries to guard {a.location}"
-        enc.guard_named.add(a.location)
         if a.by in (enc.who, *enc.local) or (s.location is not None and a.location.lower() == s.location.lower()):
             return judge.illegal(
                 "step.guard",

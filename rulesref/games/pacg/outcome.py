@@ -210,7 +210,12 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
     unguarded = unguarded_distant(s, enc)
     if unguarded is not None and not unguarded:
         enc.over, enc.at = Over.BANISHED, Where.VAULT
-        judge.note("step.other-villains", f"Every distant location is guarded, so {s.card.name} is banished.")
+        every = (
+            "Every distant location is guarded"
+            if s.distant
+            else "No distant location is unguarded (the scenario lists none)"
+        )
+        judge.note("step.other-villains", f"{every}, so {s.card.name} is banished.")
         judge.note("verb.banish", f"{s.card.name} is banished: it goes back into the vault.")
         # whether the party wins now is not in the sources: a reading decides, and it has no default
         option = judge.option(
@@ -230,14 +235,11 @@ def close(s: Situation, enc: Encounter, judge: Judge) -> None:
 
 
 def unguarded_distant(s: Situation, enc: Encounter) -> list[str] | None:
-    """Distant locations not guarded this encounter; None when the scenario does not say which exist."""
-    if s.distant is not None:
-        places = list(s.distant)
-    elif enc.guard_named:
-        places = sorted(enc.guard_named)
-    else:
+    """Distant locations not guarded this encounter; None when the scenario does not say which
+    exist (the locations its guards name may not be all of them)."""
+    if s.distant is None:
         return None
-    return [p for p in places if p not in enc.guarded]
+    return [p for p in s.distant if p not in enc.guarded]
 
 
 def guards_decide(s: Situation, enc: Encounter, judge: Judge) -> bool:
@@ -278,8 +280,11 @@ def escape(s: Situation, enc: Encounter, judge: Judge) -> None:
             f"{card.name} is defeated: whether it escapes depends on the other open locations; "
             "list them as distant: [Woods, Village] (distant: [] for none)",
         )
+    if enc.location_closed is False:  # kept open by another villain: its own location is unguarded too
+        own = s.location or "its location"
+        unguarded = [f"{own}, its own location, which cannot be guarded", *unguarded]
     if unguarded:
-        where = ", ".join(unguarded)
+        where = "; ".join(unguarded)
         enc.over, enc.at = Over.ESCAPED, Where.ESCAPED
         judge.note(
             "step.villain-escapes",

@@ -86,12 +86,9 @@ def run(s: Situation, trail: Trail) -> Outcome:
             local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
             # A brand-new encounter (step.avenge). Whether the original encounter's guards still
             # hold in it is open (open.avenger-guards): the avenge is a step of that encounter,
-            # and a guard lasts for the encounter it was made in. Where characters stand, and
-            # which locations the first encounter named, carry over.
+            # and a guard lasts for the encounter it was made in. Where characters stand carries over.
             first = walk.enc
-            new = Encounter(
-                avenger, local, number=1, guard_named=set(first.guard_named), positions=dict(first.positions)
-            )
+            new = Encounter(avenger, local, number=1, positions=dict(first.positions))
             if first.guarded:
                 _carry_guards(s, trail, first, new)
             walks.append(Walk(s, trail, new))

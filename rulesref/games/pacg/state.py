@@ -159,7 +159,6 @@ class Encounter:
     guards_open: set[str] = field(default_factory=set)
     """The avenger's encounter: locations guarded in the original one, whose guard may or may
     not still hold (reading avenger-guards not chosen; asked where it decides the escape)."""
-    guard_named: set[str] = field(default_factory=set)
     positions: dict[str, str] = field(default_factory=dict)
     """Distant characters moved during the encounter: name -> new location."""
     damage: list[DamageDealt] = field(default_factory=list)

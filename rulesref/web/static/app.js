@@ -24,8 +24,12 @@ async function api(path, params, options) {
 
 function pagesText(pages, inferred) {
   if (!pages || !pages.length) return "no printed page";
-  // "inferred": the sources give the fact without a page, so the pack chose one
-  return (inferred ? "inferred " : "") + (pages.length > 1 ? "pp. " : "p. ") + pages.join(", ");
+  const said = (list) => (list.length > 1 ? "pp. " : "p. ") + list.join(", ");
+  // inferred: the pages the sources give no number for, which the pack chose
+  inferred = inferred || [];
+  if (!inferred.length) return said(pages);
+  if (pages.every((p) => inferred.includes(p))) return "inferred " + said(pages);
+  return said(pages) + " (" + said(inferred) + " inferred)";
 }
 
 function gameTitle(id) {
