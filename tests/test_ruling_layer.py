@@ -175,39 +175,38 @@ def test_the_shared_layer_needs_no_yaml_reader_to_import() -> None:
     assert "rulesref.source" not in top
 
 
-def test_lint_lists_a_reading_worded_for_other_options_than_the_pack_defines(
-    hvda: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _lint_engine(hvda: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: str) -> list[str]:
+    """What lint says of an engine made of ``code`` alone: each problem from its line number on."""
     from rulesref import lint
 
     engine = tmp_path / "engine.py"
-    engine.write_text(
-        'trail.reading("backtrack", {"no-revisit": "a", "nope": "b"})\n'
-        'trail.reading("backtrack", {"no-revisit": "a", "no-reverse": "b"})\n',
-        encoding="utf-8",
-    )
+    engine.write_text(code, encoding="utf-8")
     monkeypatch.setattr(lint, "engine_files", lambda game: [engine])
-    (problem,) = lint.engine_citations(hvda)
-    assert problem.endswith(
-        "engine.py:1: reading 'backtrack' worded for other options than houses-vs-dark-arts defines: "
-        "no words for no-reverse; words for nope, not an option"
+    return [p.split("engine.py:")[1] for p in lint.engine_citations(hvda)]
+
+
+def test_lint_lists_a_reading_worded_for_other_options_than_the_pack_defines(
+    hvda: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = (
+        'trail.reading("backtrack", {"no-revisit": "a", "nope": "b"})\n'
+        'trail.reading("backtrack", {"no-revisit": "a", "no-reverse": "b"})\n'
     )
+    assert _lint_engine(hvda, tmp_path, monkeypatch, code) == [
+        "1: reading 'backtrack' worded for other options than houses-vs-dark-arts defines: "
+        "no words for no-reverse; words for nope, not an option"
+    ]
 
 
 def test_lint_lists_a_refusal_under_an_option_the_pack_does_not_define(
     hvda: Game, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rulesref import lint
-
-    engine = tmp_path / "engine.py"
-    engine.write_text(
+    code = (
         'trail.reading("backtrack", "a", refuse={"no-revist": "no"})\n'
         'trail.reading("backtrack", "a", refuse={"no-revisit": "no"} if ok else None)\n'
-        'trail.reading("backtrack", "a", refuse={"nope": "no"} if ok else None)\n',
-        encoding="utf-8",
+        'trail.reading("backtrack", "a", refuse={"nope": "no"} if ok else None)\n'
     )
-    monkeypatch.setattr(lint, "engine_files", lambda game: [engine])
-    assert [p.split("engine.py:")[1] for p in lint.engine_citations(hvda)] == [
+    assert _lint_engine(hvda, tmp_path, monkeypatch, code) == [
         "1: reading 'backtrack' refuses under 'no-revist', not an option houses-vs-dark-arts defines",
         "3: reading 'backtrack' refuses under 'nope', not an option houses-vs-dark-arts defines",
     ]
