@@ -445,3 +445,14 @@ def test_a_bonus_icon_is_not_worded_as_optional_and_a_stunned_pawn_is_not_said_t
 def test_the_marker_on_the_last_space_puts_the_turn_in_the_last_hands() -> None:
     ruling = check_file(SCENARIOS / "replenish-dark-arts-marker-on-last-space-illegal.yaml")
     assert ruling.state["turn"]["phase"] == "last-hands"
+
+
+def test_no_white_zone_is_named_and_a_red_event_space_is_said_to_be_taken_as_one() -> None:
+    # the pages name only orange and red zones (audit 14, S6), and no line says an Event
+    # Space in the red zone is a red Event Space (S5): the step says it is taken so
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        ruling = check_file(path, picture=False)
+        assert ruling.state.get("path", {}).get("zone") != "white", path.name
+        assert not any("white zone" in s.says for s in ruling.steps), path.name
+    by_number = check_file(SCENARIOS / "victory-location-card-by-space-number.yaml")
+    assert any("Event Space in the red zone, taken as" in s.says for s in by_number.steps)

@@ -178,3 +178,21 @@ def test_a_reroll_failed_by_choice_is_still_ruled_as_the_reroll() -> None:
     cited = [s.clause for s in ruling.steps]
     assert cited.index("check.hero-point") < cited.index("check.choose-fail")
     assert any("(3 Combat) is not dealt" in s.says for s in ruling.steps)
+
+
+def test_a_henchman_of_no_stated_kind_is_refused_and_a_summoned_one_gives_no_close(tmp_path: Path) -> None:
+    # henchmen come in two kinds (audit 14, S3), and a summoned one belongs to no location (S4)
+    from rulesref.errors import ScenarioError
+
+    for card in ("henchman: true", "kind: henchman", "type: henchman"):
+        unsaid = tmp_path / "unsaid.yaml"
+        unsaid.write_text(
+            f"game: pacg\ntitle: t\ncharacter: Valeros\ncard: {{name: Bandit Captain, {card}}}\nchecks: Combat 12\n"
+            "events:\n  - {step: check, result: {by: Valeros, total: 13}}\n",
+            encoding="utf-8",
+        )
+        with pytest.raises(ScenarioError) as refused:
+            check_file(unsaid)
+        assert "henchman: closing" in (refused.value.hint or ""), card
+    summoned = check_file(PACG / "audit14-summoned-closing-henchman.yaml")
+    assert "may-close" not in summoned.state

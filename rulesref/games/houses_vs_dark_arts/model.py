@@ -303,7 +303,9 @@ class Track:
     def to_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"length": self.length, "marker": self.marker, "events": list(self.events)}
         if self.zone_given():
-            out["zone"], out["unlocked"] = self.zone(), self.unlocked()
+            out["unlocked"] = self.unlocked()
+            if self.zone() != "white":  # no page names a white zone: before orange is no zone at all
+                out["zone"] = self.zone()
         if self.orange is not None:
             out["orange"] = self.orange
         if self.red is not None:

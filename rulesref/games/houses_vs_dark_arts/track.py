@@ -180,7 +180,9 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
             clause="open.path-overflow",
         )
     # path.zones: the pages do not say where the zones lie, so a zone is named only when given
-    zone = f" ({track.zone()} zone)" if track.orange is not None or track.red is not None else ""
+    zone = ""
+    if track.orange is not None or track.red is not None:
+        zone = " (before the orange zone)" if track.zone() == "white" else f" ({track.zone()} zone)"
     trail.rule("path.marker", f"The Marker now stands on space {track.marker}{zone}.")
 
 
@@ -208,12 +210,20 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
     if rank is not None and rank < 2:
         count = (3, 2)[rank]
         which = ("first", "next")[rank]
-        # victory.pawn-count: a location card taken here fixes the pawns needed
-        trail.rule(
-            "victory.pawn-count",
-            f"Space {space} is the {which} red Event Space: a location card taken "
-            f"now needs {count} Dark Arts pawns together at the location.",
-        )
+        # an Event Space in the red zone is taken as a red one: no page says so in as many words
+        red = f"Space {space} is the {which} Event Space in the red zone, taken as the {which} red Event Space"
+        if space == track.length:
+            trail.open(
+                "victory.pawn-count",
+                f"{red}, and it is the last Path space too: a location card taken here needs {count} pawns by the "
+                "one and 1 by the other, and no page says which holds.",
+            )
+        else:
+            # victory.pawn-count: a location card taken here fixes the pawns needed
+            trail.rule(
+                "victory.pawn-count",
+                f"{red}: a location card taken now needs {count} Dark Arts pawns together at the location.",
+            )
     if cause == "replenish":
         # path.event-space: the House Replenish advance resolves the event it reaches
         trail.rule(
@@ -264,7 +274,8 @@ def last_space(s: Situation, trail: Trail) -> None:
         draw_to_five(s, trail, who, "last-hand")
     trail.rule("victory.no-replenish", "From now on nobody may Replenish.")
     da = s.players.get(DARK_ARTS)
-    if da is None or da.location_card is None:
+    rank = track.red_rank(track.length)
+    if (da is None or da.location_card is None) and (rank is None or rank >= 2):  # else an open step said it
         trail.rule(
             "victory.pawn-count",
             "If the location card has not been taken yet, taking it at the last "

@@ -159,9 +159,21 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
         trail.rule("victory.pawn-count", "The location card has not been taken, so no pawn count is fixed yet.")
         return None
     when = _when_taken(s, card)
+    if isinstance(card, int) and s.path is not None and card == s.path.length and when != "last-space":
+        # two rows of the count fall on one space, and no page says which holds
+        raise trail.undetermined(
+            "victory.pawn-count",
+            f"The location card was taken at space {card}, both {_WHEN[when]} ({REQUIRED[when]} pawns) and the last "
+            "Path space (1 pawn): no page says which count holds where the two fall on one space.",
+        )
     need = REQUIRED[when]
     s.facts["required-pawns"] = need
-    trail.rule("victory.pawn-count", f"The location card was taken at {_WHEN[when]}: {need} pawn(s) needed.")
+    taken = _WHEN[when]
+    if isinstance(card, int) and when != "last-space":  # an Event Space in the red zone is taken as a red one
+        taken = (
+            f"space {card}, {taken.replace('red Event Space', 'Event Space in the red zone')}, taken as {_WHEN[when]}"
+        )
+    trail.rule("victory.pawn-count", f"The location card was taken at {taken}: {need} pawn(s) needed.")
     track = s.path
     if track is not None and _later(track, when):
         # victory.pawn-count-fixed: later advances do not lower it

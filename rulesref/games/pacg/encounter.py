@@ -530,6 +530,13 @@ class Walk:
     def guard(self, judge: Judge, a: ev.Guard) -> Verdict:
         s, enc = self.s, self.enc
         said = f"{a.by} tries to guard {a.location}"
+        if s.card.summoned:  # guarding is defined by where the villain is, and a summoned one is nowhere
+            judge.open(
+                "open.summoned-villain-steps",
+                f"{said}: {s.card.name} was summoned and belongs to no location, so which location is its own, and "
+                "whether this one may be guarded against it, is not settled.",
+            )
+            return Verdict.UNDETERMINED
         if a.by in (enc.who, *enc.local) or (s.location is not None and a.location.lower() == s.location.lower()):
             return judge.illegal(
                 "step.guard",

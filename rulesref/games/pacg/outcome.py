@@ -121,7 +121,13 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
 def _henchman(s: Situation, enc: Encounter, judge: Judge) -> None:
     if s.card.henchman is None:
         return
-    if s.card.henchman.value == "closing":
+    if s.card.henchman.value == "closing" and s.card.summoned:
+        judge.open(
+            "open.summoned-villain-steps",
+            f"{s.card.name} is a closing henchman, but it was summoned and belongs to no location: which location, "
+            f"if any, its defeat lets {enc.who} try to close is not settled.",
+        )
+    elif s.card.henchman.value == "closing":
         enc.close_right = enc.who
         judge.note(
             "card.henchmen",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rulesref.errors import RulesrefError
 from rulesref.fields import kind
 from rulesref.games.pacg import events as ev
 from rulesref.games.pacg.cards import BANE_TYPES, BOON_TYPES, DAMAGE_TYPES, Card, Character, Henchman, Kind
@@ -156,6 +157,15 @@ def _read_location(r: Reader, raw: Any) -> tuple[str | None, int]:
     return r.text(("location",), raw, "a location name"), 0
 
 
+def _which_henchman(r: Reader, path: PathKey) -> RulesrefError:
+    """Henchmen come in two kinds and the pages say which is which only on the card."""
+    return r.fail(
+        path,
+        "a henchman is closing or non-closing, and only its card says which",
+        hint="write henchman: closing (defeating it allows an attempt to close) or henchman: non-closing",
+    )
+
+
 def _read_card(r: Reader, raw: Any) -> tuple[Card, Any]:
     path: PathKey = ("card",)
     m = r.mapping(path, raw, CARD_KEYS, "the card")
@@ -166,7 +176,7 @@ def _read_card(r: Reader, raw: Any) -> tuple[Card, Any]:
     if "henchman" in m:
         value = m["henchman"]
         if value is True:
-            henchman = Henchman.NON_CLOSING
+            raise _which_henchman(r, (*path, "henchman"))
         elif value is not False and value is not None:
             henchman = Henchman(r.choice((*path, "henchman"), value, tuple(h.value for h in Henchman), "henchman kind"))
     if "kind" in m:
@@ -174,7 +184,7 @@ def _read_card(r: Reader, raw: Any) -> tuple[Card, Any]:
         kind = Kind.BOON if word == "boon" else Kind.BANE
         villain = villain or word == "villain"
         if word == "henchman" and henchman is None:
-            henchman = Henchman.NON_CLOSING
+            raise _which_henchman(r, (*path, "kind"))
     ctype: str | None = None
     if "type" in m:
         word = r.choice(
@@ -183,7 +193,7 @@ def _read_card(r: Reader, raw: Any) -> tuple[Card, Any]:
         if word in ("villain", "henchman"):  # story banes also list monster or barrier; read as a bane of unknown type
             villain = villain or word == "villain"
             if word == "henchman" and henchman is None:
-                henchman = Henchman.NON_CLOSING
+                raise _which_henchman(r, (*path, "type"))
         else:
             ctype = "armor" if word == "armour" else word
             implied = Kind.BOON if ctype in BOON_TYPES else Kind.BANE
