@@ -434,13 +434,16 @@ EVENTS = [
         "{step: guard, guard: {by: Seelah, location: 1}}",
         "events[1].guard.location: expected a location name, got a whole number 1; locations: Woods, Farmhouse",
     ),
-    ("{step: check, damage: {to: 1}}", f"events[1].damage.to: expected a character name, got a whole number 1; {HERE}"),
     (
-        "{step: check, damage: {to: [Lem, 1]}}",
+        "{step: check, damage: {to: 1, type: combat}}",
+        f"events[1].damage.to: expected a character name, got a whole number 1; {HERE}",
+    ),
+    (
+        "{step: check, damage: {to: [Lem, 1], type: combat}}",
         f"events[1].damage.to[1]: expected a character name, got a whole number 1; {HERE}",
     ),
     (
-        "{step: check, damage: {to: Lem, source: 2}}",
+        "{step: check, damage: {to: Lem, type: combat, source: 2}}",
         f"events[1].damage.source: expected the damage's source, got a whole number 2; {QUOTE}",
     ),
     (

@@ -456,3 +456,32 @@ def test_no_white_zone_is_named_and_a_red_event_space_is_said_to_be_taken_as_one
         assert not any("white zone" in s.says for s in ruling.steps), path.name
     by_number = check_file(SCENARIOS / "victory-location-card-by-space-number.yaml")
     assert any("Event Space in the red zone, taken as" in s.says for s in by_number.steps)
+
+
+# --- 7. audit 15 ---------------------------------------------------------------------------------
+
+
+def test_a_zone_the_path_does_not_give_is_not_named_in_a_step(tmp_path: Path) -> None:
+    only_red = tmp_path / "red-only.yaml"
+    only_red.write_text(
+        BOARD + "board: {grid: 5x4}\npawns:\n  g1: {house: gryffindor, at: a1}\n"
+        "path: {length: 20, marker: 5, red: 14}\nplayers:\n  gryffindor: {hand: 2, deck: 6, discard: 0}\n"
+        "turn: {side: house, house: gryffindor}\naction: {replenish: {}}\n",
+        encoding="utf-8",
+    )
+    ruling = check_file(only_red)
+    marker = [s.says for s in ruling.steps if s.clause == "path.marker"]
+    assert marker and not any("zone" in says for says in marker), marker
+
+
+def test_each_reserve_deployment_option_is_worded_for_itself(tmp_path: Path) -> None:
+    scenario = tmp_path / "reserve.yaml"
+    scenario.write_text(
+        BOARD + "board: {grid: 5x4}\nhouses: [gryffindor]\npawns:\n  d2: {side: dark-arts, at: reserve}\n"
+        "action:\n  explore:\n    card: 2\n    moves:\n      - {pawn: d2, path: [reserve, a1, a2]}\n",
+        encoding="utf-8",
+    )
+    refused = check_file(scenario, [("reserve-deployment", "by-replenish")])
+    assert refused.verdict is Verdict.ILLEGAL
+    deciding = [s for s in refused.steps if s.decides]
+    assert any("not by an Explore" in s.says for s in deciding), [s.says for s in deciding]

@@ -196,3 +196,23 @@ def test_a_henchman_of_no_stated_kind_is_refused_and_a_summoned_one_gives_no_clo
         assert "henchman: closing" in (refused.value.hint or ""), card
     summoned = check_file(PACG / "audit14-summoned-closing-henchman.yaml")
     assert "may-close" not in summoned.state
+
+
+def test_damage_of_no_stated_type_is_refused_not_taken_as_combat(tmp_path: Path) -> None:
+    # only a failed check against a monster deals Combat by default (audit 15, T5)
+    from rulesref.errors import ScenarioError
+
+    untyped = tmp_path / "untyped.yaml"
+    untyped.write_text(
+        "game: pacg\ntitle: t\ncharacter: Seelah\ncard: {name: Ghoul, type: monster}\nchecks: Combat 8\n"
+        "events:\n  - {step: before-acting, damage: {to: Seelah, amount: 2}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ScenarioError) as refused:
+        check_file(untyped)
+    assert "damage needs its 'type'" in refused.value.message
+
+
+def test_a_summoned_villain_has_no_guard_step_and_no_guarded_locations() -> None:
+    ruling = check_file(PACG / "audit14-summoned-villain-guard.yaml")
+    assert "guard" not in ruling.state["steps"] and "guarded" not in ruling.state

@@ -181,7 +181,7 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
         )
     # path.zones: the pages do not say where the zones lie, so a zone is named only when given
     zone = ""
-    if track.orange is not None or track.red is not None:
+    if track.zone_given():  # as the state: only where the zones given place the Marker
         zone = " (before the orange zone)" if track.zone() == "white" else f" ({track.zone()} zone)"
     trail.rule("path.marker", f"The Marker now stands on space {track.marker}{zone}.")
 

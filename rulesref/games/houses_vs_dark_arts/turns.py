@@ -234,7 +234,12 @@ def deploy(s: Situation, trail: Trail, pawn: str) -> str:
     """A Dark Arts pawn leaves the reserve: open.reserve-deployment; returns the reading's option."""
     return trail.reading(
         "reserve-deployment",
-        f"{pawn} comes onto the board from the Dark Arts reserve.",
+        {
+            "by-explore": f"{pawn} is in the Dark Arts reserve, and a reserve pawn may come onto the board by an "
+            "Explore.",
+            "by-replenish": f"{pawn} is in the Dark Arts reserve, and reserve pawns come back during a Dark Arts "
+            "Replenish, not by an Explore.",
+        },
         clause="open.reserve-deployment",
     )
 

@@ -159,11 +159,13 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
         trail.rule("victory.pawn-count", "The location card has not been taken, so no pawn count is fixed yet.")
         return None
     when = _when_taken(s, card)
-    if isinstance(card, int) and s.path is not None and card == s.path.length and when != "last-space":
+    track = s.path
+    space = _space_of(track, card, when) if track is not None else None
+    if track is not None and space == track.length and when != "last-space":
         # two rows of the count fall on one space, and no page says which holds
         raise trail.undetermined(
             "victory.pawn-count",
-            f"The location card was taken at space {card}, both {_WHEN[when]} ({REQUIRED[when]} pawns) and the last "
+            f"The location card was taken at space {space}, both {_WHEN[when]} ({REQUIRED[when]} pawns) and the last "
             "Path space (1 pawn): no page says which count holds where the two fall on one space.",
         )
     need = REQUIRED[when]
@@ -174,7 +176,6 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
             f"space {card}, {taken.replace('red Event Space', 'Event Space in the red zone')}, taken as {_WHEN[when]}"
         )
     trail.rule("victory.pawn-count", f"The location card was taken at {taken}: {need} pawn(s) needed.")
-    track = s.path
     if track is not None and _later(track, when):
         # victory.pawn-count-fixed: later advances do not lower it
         trail.rule(
@@ -182,6 +183,17 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
             f"The Marker has moved on since (space {track.marker}), but the count is not recalculated: still {need}.",
         )
     return need
+
+
+def _space_of(track: Track, card: str | int, when: str) -> int | None:
+    """The Path space the location card was taken at: the one given, or the red Event Space named."""
+    if isinstance(card, int):
+        return card
+    if when == "last-space":
+        return track.length
+    reds = track.red_events()
+    at = ("first-red", "next-red").index(when)
+    return reds[at] if at < len(reds) else None
 
 
 def _when_taken(s: Situation, card: str | int) -> str:

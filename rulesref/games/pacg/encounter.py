@@ -18,8 +18,9 @@ from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
 from rulesref.games.pacg.steps import CHECK_STEPS, ORDER, EncounterStep
 from rulesref.ruling import Trail, Verdict
 
-AFTER_RESOLVE_VILLAIN_STEPS = (EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
-"""The villain steps after resolving; for a summoned villain, open.summoned-villain-steps."""
+SUMMONED_OPEN_STEPS = (EncounterStep.GUARD, EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
+"""The villain steps that turn on its location; for a summoned villain, which belongs to
+none, whether they run is open.summoned-villain-steps."""
 
 OVER_CLAUSE = {
     Over.EVADED: ("step.evasion", "the card was evaded, which ended the encounter at once"),
@@ -50,6 +51,8 @@ class Walk:
             return len(self.s.chain) > 1
         if step is EncounterStep.AVENGE:
             return card.is_bane and enc.outcome in (CardOutcome.UNDEFEATED, CardOutcome.UNKNOWN)
+        if step is EncounterStep.GUARD:
+            return not card.summoned
         if step is EncounterStep.CLOSE:
             return not card.summoned and enc.outcome is CardOutcome.DEFEATED
         if step is EncounterStep.ESCAPE:
@@ -135,7 +138,7 @@ class Walk:
                 return breach
         self.walk_to(step, Judge(self.trail))  # the steps passed are not this event's ruling
         if enc.over is not None and not (enc.ended_in is step and not enc.over.at_once):
-            if s.card.summoned and s.card.villain and step in AFTER_RESOLVE_VILLAIN_STEPS:
+            if s.card.summoned and s.card.villain and step in SUMMONED_OPEN_STEPS:
                 return self.summoned_villain_step(judge, step)
             clause, why = self.over_clause()
             return judge.illegal(clause, f"{why}, so nothing in the {step.value} step happens.")
@@ -189,7 +192,7 @@ class Walk:
                 f"cannot rule on the {step.value} step: no result says whether {card.name} was defeated",
                 hint="add the check results (result: ...) or a status event",
             )
-        if card.summoned and step in AFTER_RESOLVE_VILLAIN_STEPS:
+        if card.summoned and step in SUMMONED_OPEN_STEPS:
             return self.summoned_villain_step(judge, step)
         if step is EncounterStep.CLOSE:
             return judge.illegal(
@@ -204,11 +207,11 @@ class Walk:
         return judge.illegal("step.order", f"the {step.value} step does not apply here.")
 
     def summoned_villain_step(self, judge: Judge, step: EncounterStep) -> Verdict:
-        """An event in a villain step after resolving, for a summoned villain.
+        """An event in a villain step that turns on its location, for a summoned villain.
 
         Defeating a summoned villain never wins (encounter.summoned-card), so a win after a
-        defeat is illegal. Whether the close and escape steps run for a villain that belongs
-        to no location is not in the sources (open.summoned-villain-steps): undetermined.
+        defeat is illegal. Whether the guard, close and escape steps run for a villain that
+        belongs to no location is not in the sources (open.summoned-villain-steps): undetermined.
         """
         card = self.s.card
         if step is EncounterStep.WIN and self.enc.outcome is CardOutcome.DEFEATED:
@@ -530,13 +533,6 @@ class Walk:
     def guard(self, judge: Judge, a: ev.Guard) -> Verdict:
         s, enc = self.s, self.enc
         said = f"{a.by} tries to guard {a.location}"
-        if s.card.summoned:  # guarding is defined by where the villain is, and a summoned one is nowhere
-            judge.open(
-                "open.summoned-villain-steps",
-                f"{said}: {s.card.name} was summoned and belongs to no location, so which location is its own, and "
-                "whether this one may be guarded against it, is not settled.",
-            )
-            return Verdict.UNDETERMINED
         if a.by in (enc.who, *enc.local) or (s.location is not None and a.location.lower() == s.location.lower()):
             return judge.illegal(
                 "step.guard",

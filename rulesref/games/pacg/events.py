@@ -243,8 +243,14 @@ class Damage:
     """Damage dealt by the card (or an effect), to one or more characters."""
 
     to: tuple[str, ...] = fact(_targets, required="damage needs 'to': who takes it")
+    # only a failed check against a monster deals Combat unless the card says otherwise
+    # (check.damage): other damage has the type its effect gives, which the scenario must say
+    type: str = fact(
+        choice(DAMAGE_TYPES, "damage type"),
+        required="damage needs its 'type', as the effect dealing it gives it",
+        hint="e.g. type: combat, fire, mental, poison",
+    )
     amount: int | None = fact(number("an amount of damage"), default=None)
-    type: str = fact(choice(DAMAGE_TYPES, "damage type"), default="combat")
     source: str | None = fact(text("the damage's source"), default=None)
     check: str | int | None = _check()
 

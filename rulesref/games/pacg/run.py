@@ -205,7 +205,8 @@ def _state(s: Situation, walks: list[Walk], verdicts: list[Verdict]) -> dict[str
     # always present, so a scenario can assert that nobody took damage (damage: [])
     state["damage"] = [item for w in walks for d in w.enc.damage for item in d.to_state()]
     if s.card.villain:
-        state["guarded"] = sorted(last.guarded)
+        if not s.card.summoned:  # a summoned villain belongs to no location, so none is guarded against it
+            state["guarded"] = sorted(last.guarded)
         if last.location_closed is not None:
             state["location"] = "closed" if last.location_closed else "open"
         # "open" when the party may or may not have won (reading cornered-with-other-villains not chosen)
