@@ -485,3 +485,23 @@ def test_each_reserve_deployment_option_is_worded_for_itself(tmp_path: Path) -> 
     assert refused.verdict is Verdict.ILLEGAL
     deciding = [s for s in refused.steps if s.decides]
     assert any("not by an Explore" in s.says for s in deciding), [s.says for s in deciding]
+
+
+def test_a_named_red_event_space_the_path_lacks_is_refused(tmp_path: Path) -> None:
+    # audit 16, U5: as a space number that is no red Event Space already was
+    scenario = tmp_path / "next-red.yaml"
+    scenario.write_text(
+        BOARD + "board: {grid: 5x4, location: c1}\nhouses: [gryffindor]\npawns:\n  d1: {side: dark-arts, at: c1}\n"
+        "path: {length: 20, marker: 18, orange: 8, red: 14, events: [14]}\n"
+        "players:\n  dark-arts: {hand: 3, deck: 7, discard: 2, progress: 3, location-card: next-red}\n"
+        "turn: {side: dark-arts}\naction: {check: victory}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ScenarioError) as refused:
+        check_file(scenario)
+    assert "hold no such space" in refused.value.message
+
+
+def test_the_dark_arts_bonus_step_does_not_say_only() -> None:
+    ruling = check_file(SCENARIOS / "bonus-dark-arts-ends-there.yaml")
+    assert not any("House pawns only" in s.says for s in ruling.steps)

@@ -56,7 +56,8 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         option = trail.reading(
             "bonus-dark-arts",
             {
-                "no-bonus": ends + "the bonus is printed for House pawns only, so it takes nothing.",
+                "no-bonus": ends + "the bonus is printed for a House pawn ending there, and under this reading a "
+                "Dark Arts pawn takes nothing.",
                 "takes-bonus": ends + "Dark Arts pawns take bonuses as House pawns do.",
             },
             clause="open.bonus-dark-arts",

@@ -161,12 +161,17 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
     when = _when_taken(s, card)
     track = s.path
     space = _space_of(track, card, when) if track is not None else None
-    if track is not None and space == track.length and when != "last-space":
+    if track is not None and space == track.length and _also_red(track):
         # two rows of the count fall on one space, and no page says which holds
+        which = (
+            "may be a red Event Space too (the Path gives no red zone)"
+            if track.red is None
+            else (f"is also the {'first' if track.red_rank(space) == 0 else 'next'} red Event Space")
+        )
         raise trail.undetermined(
             "victory.pawn-count",
-            f"The location card was taken at space {space}, both {_WHEN[when]} ({REQUIRED[when]} pawns) and the last "
-            "Path space (1 pawn): no page says which count holds where the two fall on one space.",
+            f"The location card was taken at space {space}, the last Path space (1 pawn), which {which}: no page "
+            "says which count holds where two of them fall on one space.",
         )
     need = REQUIRED[when]
     s.facts["required-pawns"] = need
@@ -183,6 +188,14 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
             f"The Marker has moved on since (space {track.marker}), but the count is not recalculated: still {need}.",
         )
     return need
+
+
+def _also_red(track: Track) -> bool:
+    """Whether the last Path space is, or for all the Path says may be, one of the first two red Event Spaces."""
+    if track.length not in track.events:
+        return False
+    rank = track.red_rank(track.length)
+    return track.red is None or (rank is not None and rank < 2)
 
 
 def _space_of(track: Track, card: str | int, when: str) -> int | None:
@@ -208,6 +221,10 @@ def _when_taken(s: Situation, card: str | int) -> str:
                 "next-red": reds[1] if len(reds) > 1 else None,
                 "last-space": track.length,
             }[card]
+            if space is None and track.red is not None:
+                raise s.doc.error(
+                    where, f"taken at {_WHEN[card]}, but the Path's Event Spaces {track.events} hold no such space"
+                )
             if space is not None and track.marker < space:
                 raise s.doc.error(
                     where, f"taken at {_WHEN[card]} (space {space}), but the Marker is only on space {track.marker}"

@@ -182,11 +182,15 @@ class Walk:
         if step is EncounterStep.AVENGE:
             why = "a boon cannot be avenged" if not card.is_bane else f"{card.name} was defeated"
             return judge.illegal("step.avenge", f"only an undefeated bane can be avenged, and {why}.")
-        if enc.outcome is CardOutcome.UNKNOWN and step in (
-            EncounterStep.CLOSE,
-            EncounterStep.ESCAPE,
-            EncounterStep.WIN,
-        ):
+        after_resolve = (EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
+        if enc.outcome is CardOutcome.UNKNOWN and step in after_resolve and enc.status is not None:
+            judge.open(
+                "encounter.status-change",
+                f"whether {card.name} was defeated is not settled (above), so neither is whether the {step.value} "
+                "step runs.",
+            )
+            return Verdict.UNDETERMINED
+        if enc.outcome is CardOutcome.UNKNOWN and step in after_resolve:
             raise self.s.doc.error(
                 (*event.path, "step"),
                 f"cannot rule on the {step.value} step: no result says whether {card.name} was defeated",

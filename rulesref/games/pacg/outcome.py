@@ -14,10 +14,12 @@ from rulesref.ruling import Undetermined
 
 def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
     """True if every check of the chain succeeded, False if any failed, None if the events do not say."""
-    if enc.status is not None:
-        return enc.status in ("acquired", "defeated")
     attempts = [enc.attempts.get(k) for k in range(1, len(s.chain) + 1)]
     results = [None if a is None or a.open else a.success for a in attempts]
+    if enc.status is not None:
+        said = enc.status in ("acquired", "defeated")
+        # a check the events give that says otherwise: no source says which decides (status_contested)
+        return None if any(r is (not said) for r in results) else said
     if any(r is False for r in results):
         return False
     if all(r is True for r in results):
@@ -27,6 +29,12 @@ def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
 
 def _not_said(enc: Encounter, goal: str, card: str) -> str:
     """Why the checks' outcome is unknown: an open point could turn a result around, or the events do not say."""
+    if enc.status is not None:
+        return (
+            f"an effect made {card} {enc.status} earlier (the encounter went on, encounter.status-change), and a "
+            f"check the events give says otherwise; no source says which decides, so what becomes of {card} is "
+            "not settled."
+        )
     if any(a.open for a in enc.attempts.values()):
         return (
             f"whether every check to {goal} {card} succeeded turns on the open question above (a reroll that "
@@ -39,18 +47,20 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
     """Resolve the encounter (step.resolve-boon, step.resolve-bane)."""
     card = s.card
     won = checks_outcome(s, enc)
-    by_effect = " (as an effect made it earlier; the encounter went on, encounter.status-change)" if enc.status else ""
+    # a status an effect gave earlier decides the resolve step, where no check says otherwise
+    by_effect = f"an effect made {card.name} {enc.status} earlier (the encounter went on, encounter.status-change)"
+    note = judge.open if won is None and enc.status is not None else judge.note
     if not card.is_bane:
         enc.over = Over.RESOLVED
         if won is None:
             enc.outcome, enc.at = CardOutcome.UNKNOWN, Where.UNKNOWN
-            judge.note("step.resolve-boon", f"Resolve: {_not_said(enc, 'acquire', card.name)}")
+            note("step.resolve-boon", f"Resolve: {_not_said(enc, 'acquire', card.name)}")
         elif won:
             enc.outcome, enc.at = CardOutcome.ACQUIRED, Where.HAND
             judge.note(
                 "step.resolve-boon",
-                f"Resolve: every check succeeded{by_effect}, so {enc.who} acquires {card.name}: it is drawn into "
-                f"{enc.who}'s hand.",
+                f"Resolve: {by_effect if enc.status else 'every check succeeded'}, so {enc.who} acquires "
+                f"{card.name}: it is drawn into {enc.who}'s hand.",
             )
             judge.note("verb.card-moves", f"{card.name} is drawn: it goes into {enc.who}'s hand.")
         else:
@@ -63,14 +73,16 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         return
     if won is None:
         enc.outcome, enc.at = CardOutcome.UNKNOWN, Where.UNKNOWN
-        judge.note("step.resolve-bane", f"Resolve: {_not_said(enc, 'defeat', card.name)}")
+        note("step.resolve-bane", f"Resolve: {_not_said(enc, 'defeat', card.name)}")
         return
+    since = ", as an effect made it earlier (the encounter went on, encounter.status-change)" if enc.status else ""
+    failed = by_effect if enc.status else f"a check to defeat {card.name} did not succeed"
     if won:
         enc.outcome = CardOutcome.DEFEATED
         if card.villain and not card.summoned:
             judge.note(
                 "step.resolve-bane",
-                f"Resolve: {card.name} is defeated{by_effect}; a defeated villain is not banished here but goes on "
+                f"Resolve: {card.name} is defeated{since}; a defeated villain is not banished here but goes on "
                 "to the villain steps.",
             )
             return
@@ -78,7 +90,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         if card.villain:  # summoned: step.resolve-bane banishes only a bane that is not a villain
             judge.note(
                 "step.resolve-bane",
-                f"Resolve: {card.name} is defeated{by_effect}; the resolve step banishes a defeated bane only when "
+                f"Resolve: {card.name} is defeated{since}; the resolve step banishes a defeated bane only when "
                 "it is not a villain.",
             )
             judge.note(
@@ -94,7 +106,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
             return
         judge.note(
             "step.resolve-bane",
-            f"Resolve: {card.name} is defeated{by_effect}, so it is banished and the encounter ends.",
+            f"Resolve: {card.name} is defeated{since}, so it is banished and the encounter ends.",
         )
         _to_vault(s, judge, f"{card.name} is banished")
         _henchman(s, enc, judge)
@@ -104,7 +116,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         # step.avenge: each bane can be avenged only once, and this is the avenger's encounter
         judge.note(
             "step.resolve-bane",
-            f"Resolve: a check to defeat {card.name} did not succeed{by_effect}, so it is undefeated.",
+            f"Resolve: {failed}, so it is undefeated.",
         )
         judge.note(
             "step.avenge",
@@ -113,8 +125,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         return
     judge.note(
         "step.resolve-bane",
-        f"Resolve: a check to defeat {card.name} did not succeed{by_effect}, so it is undefeated; a local "
-        "character may avenge it.",
+        f"Resolve: {failed}, so it is undefeated; a local character may avenge it.",
     )
 
 
