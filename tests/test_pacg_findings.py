@@ -216,3 +216,18 @@ def test_damage_of_no_stated_type_is_refused_not_taken_as_combat(tmp_path: Path)
 def test_a_summoned_villain_has_no_guard_step_and_no_guarded_locations() -> None:
     ruling = check_file(PACG / "audit14-summoned-villain-guard.yaml")
     assert "guard" not in ruling.state["steps"] and "guarded" not in ruling.state
+
+
+def test_an_avenge_after_a_contested_status_is_not_ruled(tmp_path: Path) -> None:
+    # audit 17, V1: the fate is open, so whether the bane may be avenged is open too
+    contested = tmp_path / "contested.yaml"
+    contested.write_text(
+        "game: pacg\ntitle: t\ncharacter: Kyra\nlocal: [Valeros]\ncard: {name: Zombie, type: monster}\n"
+        "checks: Combat 8\nevents:\n  - {step: before-acting, status: defeated}\n"
+        "  - {step: check, result: {by: Kyra, total: 5}}\n"
+        "  - {step: avenge, avenge: {by: Valeros, bury: Holy Water}}\n",
+        encoding="utf-8",
+    )
+    ruling = check_file(contested)
+    assert ruling.state["events"] == ["legal", "legal", "undetermined"]
+    assert not any("do not describe the failed check" in s.says for s in ruling.steps)

@@ -221,7 +221,8 @@ def _when_taken(s: Situation, card: str | int) -> str:
                 "next-red": reds[1] if len(reds) > 1 else None,
                 "last-space": track.length,
             }[card]
-            if space is None and track.red is not None:
+            rank = ("first-red", "next-red").index(card) if card != "last-space" else -1
+            if space is None and (track.red is not None or (track.events and rank >= len(track.events))):
                 raise s.doc.error(
                     where, f"taken at {_WHEN[card]}, but the Path's Event Spaces {track.events} hold no such space"
                 )

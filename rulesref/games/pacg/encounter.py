@@ -518,10 +518,20 @@ class Walk:
             return judge.illegal(
                 "step.avenge", f"{said} without burying a card: avenging costs the avenger one buried card."
             )
+        if enc.outcome is CardOutcome.UNKNOWN and (
+            enc.status is not None or any(t.open for t in enc.attempts.values())
+        ):
+            # the fate is unknown because a question is open, not because a check is missing
+            judge.open(
+                "step.avenge",
+                f"{said}: only an undefeated bane can be avenged, and whether {s.card.name} is undefeated is not "
+                "settled (above).",
+            )
+            return Verdict.UNDETERMINED
         if enc.outcome is CardOutcome.UNKNOWN:
             enc.outcome = CardOutcome.UNDEFEATED
             judge.note(
-                "step.resolve-bane",
+                "step.avenge",
                 "The events do not describe the failed check, but an avenge follows only an undefeated bane, so "
                 f"{s.card.name} is taken as undefeated.",
             )

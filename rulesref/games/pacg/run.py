@@ -62,7 +62,7 @@ def run(s: Situation, trail: Trail) -> Outcome:
         opening.note("encounter.villain-steps", f"{s.card.name} is a villain, so the villain steps apply.")
     walks = [Walk(s, trail, Encounter(s.character.name, s.local))]
     verdicts: list[Verdict] = []
-    finished = False
+    finished = avenge_open = False
     for event in s.events:
         if event.step is EncounterStep.AFTER_ENCOUNTER:
             if not finished:
@@ -79,8 +79,15 @@ def run(s: Situation, trail: Trail) -> Outcome:
                 )
             )
             continue
+        if avenge_open:  # the avenger's encounter it would belong to begins only if that avenge does
+            Judge.of(trail, event).open(
+                "step.avenge", "it follows an avenge whose legality is not settled (above), so it is not ruled."
+            )
+            verdicts.append(Verdict.UNDETERMINED)
+            continue
         walk = walks[-1]
         verdicts.append(walk.handle(event))
+        avenge_open = event.kind == "avenge" and verdicts[-1] is Verdict.UNDETERMINED
         if walk.enc.over is Over.AVENGED and len(walks) == 1 and walk.enc.avenged_by is not None:
             avenger = walk.enc.avenged_by
             local = tuple(c for c in (walk.enc.who, *walk.enc.local) if c != avenger)
