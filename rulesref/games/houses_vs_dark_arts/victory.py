@@ -222,7 +222,7 @@ def _when_taken(s: Situation, card: str | int) -> str:
                 "last-space": track.length,
             }[card]
             rank = ("first-red", "next-red").index(card) if card != "last-space" else -1
-            if space is None and (track.red is not None or (track.events and rank >= len(track.events))):
+            if space is None and (track.red is not None or rank >= len(track.events)):  # events left out: none
                 raise s.doc.error(
                     where, f"taken at {_WHEN[card]}, but the Path's Event Spaces {track.events} hold no such space"
                 )

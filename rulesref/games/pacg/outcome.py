@@ -125,7 +125,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
         return
     judge.note(
         "step.resolve-bane",
-        f"Resolve: {failed}, so it is undefeated; a local character may avenge it.",
+        f"Resolve: {failed}, so it is undefeated; another character at the location, if there is one, may avenge it.",
     )
 
 

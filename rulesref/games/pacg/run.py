@@ -173,6 +173,15 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             "step.nowhere-to-escape",
             legal="won or not, the turn still goes on, so this may still happen.",
         )
+    unsure = s.card.villain and not s.card.summoned and any(w.enc.outcome is CardOutcome.UNKNOWN for w in walks)
+    if isinstance(a, ev.Effect) and unsure:
+        # a defeated villain's location closes and everyone there must move, which would cancel it
+        judge.open(
+            "encounter.move-cancels-after",
+            f"{a.name} would happen after the encounter, but whether {s.card.name} was defeated is not settled "
+            "(above); if it was, its location closes and everyone there must move, which cancels this.",
+        )
+        return Verdict.UNDETERMINED
     if isinstance(a, ev.Effect):
         return judge.legal(
             "encounter.move-cancels-after",
