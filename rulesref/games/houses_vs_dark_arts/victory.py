@@ -215,12 +215,7 @@ def _when_taken(s: Situation, card: str | int) -> str:
     track = s.path
     if isinstance(card, str):
         if track is not None:
-            reds = track.red_events()
-            space = {
-                "first-red": reds[0] if reds else None,
-                "next-red": reds[1] if len(reds) > 1 else None,
-                "last-space": track.length,
-            }[card]
+            space = _space_of(track, card, card)
             rank = ("first-red", "next-red").index(card) if card != "last-space" else -1
             if space is None and (track.red is not None or rank >= len(track.events)):  # events left out: none
                 raise s.doc.error(
