@@ -344,26 +344,30 @@ def _pages(pages: Sequence[int]) -> str:
     return ("p. " if len(pages) == 1 else "pp. ") + ", ".join(str(p) for p in pages)
 
 
-def _where(
-    pages: Sequence[int], inferred: Sequence[int], before: str = "", after: str = "", style: str = "dim"
-) -> list[_Part]:
+def _page_words(pages: Sequence[int], inferred: Sequence[int]) -> list[str]:
     """``pp. 10, 25`` as one unit, led by ``inferred`` where the sources give the fact
     without a page (Clause.pages_inferred), or followed by ``(p. 25 inferred)`` where only
     some pages are, so a page is never passed off as printed."""
     if not inferred:
-        return [_a(f"{before}{_pages(pages)}{after}", style)]
+        return [_pages(pages)]
     if set(pages) <= set(inferred):
-        return [_a(f"{before}inferred", style), _a(f"{_pages(pages)}{after}", style)]
-    return [_a(f"{before}{_pages(pages)}", style), _a(f"({_pages(inferred)} inferred){after}", style)]
+        return ["inferred", _pages(pages)]
+    return [_pages(pages), f"({_pages(inferred)} inferred)"]
+
+
+def _where(
+    pages: Sequence[int], inferred: Sequence[int], before: str = "", after: str = "", style: str = "dim"
+) -> list[_Part]:
+    """``_page_words`` as units a narrow line may break between, ``before`` and ``after`` attached."""
+    words = _page_words(pages, inferred)
+    words[0] = before + words[0]
+    words[-1] += after  # the same unit when there is one
+    return [_a(w, style) for w in words]
 
 
 def _said_pages(pages: Sequence[int], inferred: Sequence[int]) -> str:
-    """``_where`` as one string, for a line that must stay short (``--short``)."""
-    if not inferred:
-        return _pages(pages)
-    if set(pages) <= set(inferred):
-        return "inferred " + _pages(pages)
-    return f"{_pages(pages)} ({_pages(inferred)} inferred)"
+    """``_page_words`` as one string, for a line that must stay short (``--short``)."""
+    return " ".join(_page_words(pages, inferred))
 
 
 def _cite(cid: str, pages: Sequence[int], game: str | None = None, inferred: Sequence[int] = ()) -> list[_Part]:
