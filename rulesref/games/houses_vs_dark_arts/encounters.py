@@ -200,7 +200,9 @@ def bump(s: Situation, trail: Trail, ex: Explore, pawn: Pawn, there: list[Pawn])
     pawn.at, pawn.stunned = RESERVE, False
     trail.rule("bump.reserve", f"{pawn.id} returns to the Dark Arts reserve.")
     s.told.append(f"{pawn.id} bumps {victim.id} to the Great Hall and returns to the reserve")
+    s.acquisition_to_come = not _acquired(s)
     _marker(s, trail, victim)
+    s.acquisition_to_come = False
     _acquire(s, trail)
 
 
@@ -239,9 +241,12 @@ def _marker(s: Situation, trail: Trail, victim: Pawn) -> None:
         track.complete_marker_set(s, trail)
 
 
+def _acquired(s: Situation) -> bool:
+    return (s.turn is not None and s.turn.acquired) or s.facts.get("acquired") is True
+
+
 def _acquire(s: Situation, trail: Trail) -> None:
-    done = (s.turn is not None and s.turn.acquired) or s.facts.get("acquired") is True
-    if done:
+    if _acquired(s):
         # bump.acquire-once: one acquisition a turn, however many bumps
         trail.rule("bump.acquire-once", "The bump acquisition has already been made this turn: no second one.")
         s.facts.setdefault("acquired", False)

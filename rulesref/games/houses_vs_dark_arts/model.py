@@ -468,6 +468,8 @@ class Situation:
     """What the action produced beyond positions (bonus taken, cards acquired...), for the state."""
     told: list[str] = field(default_factory=list)
     """What happened, in short phrases, for the ruling's summary (not part of the state)."""
+    acquisition_to_come: bool = False
+    """A bump is being resolved and its last step, the acquisition, is still to come."""
     turn_questions: list[Callable[[], None]] = field(default_factory=list)
     """Readings on whether the turn allows the action at all (a second action, a further card):
     asked once the action itself is ruled (``turns.ask_turn_questions``), since an action a

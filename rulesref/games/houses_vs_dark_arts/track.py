@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from rulesref.games.houses_vs_dark_arts.hands import cause_words, draw_to_five
+from rulesref.games.houses_vs_dark_arts.hands import cause_words, draw_to_five, unstate
 from rulesref.games.houses_vs_dark_arts.model import (
     ADVANCING,
     ALL_HOUSES,
     DARK_ARTS,
+    HAND_TARGET,
     HOUSE,
     NOT_ADVANCING,
     Advance,
@@ -270,8 +271,10 @@ def last_space(s: Situation, trail: Trail) -> None:
     s.facts["phase"] = "last-hands"
     # victory.last-hand: everyone draws up to five
     trail.rule("victory.last-hand", "At the start of the last-hand phase every player draws up to five.")
+    left = _draws_amid_a_bump(s, trail) if s.acquisition_to_come else None
     for who in s.players:
-        draw_to_five(s, trail, who, "last-hand")
+        if who != left:
+            draw_to_five(s, trail, who, "last-hand")
     trail.rule("victory.no-replenish", "From now on nobody may Replenish.")
     da = s.players.get(DARK_ARTS)
     rank = track.red_rank(track.length)
@@ -281,6 +284,30 @@ def last_space(s: Situation, trail: Trail) -> None:
             "If the location card has not been taken yet, taking it at the last "
             "Path space needs 1 Dark Arts pawn at the location.",
         )
+
+
+def _draws_amid_a_bump(s: Situation, trail: Trail) -> str | None:
+    """The last space was reached by a bump's Marker set, before the bump's acquisition: the
+    pages give the draws no place beside that last step. Only counts are kept here, and they
+    come out the same either way unless the Dark Arts cannot draw all it needs; then its
+    draw is left to the open question (the player returned)."""
+    da = s.players.get(DARK_ARTS)
+    short = da is not None and {"hand", "deck"} <= da.given and HAND_TARGET - da.hand > da.deck + da.discard
+    trail.open(
+        "open.last-hand-mid-bump",
+        "The Marker reached the last space during a bump, before its acquisition: no page says whether "
+        "the last-hand draws come before that last step or after it. "
+        + (
+            "The Dark Arts cannot draw all it needs from its deck and discard pile, and the acquired card "
+            "would change that, so its draw and counts are not stated."
+            if short
+            else "The card counts below are the same either way."
+        ),
+    )
+    if da is None or not short:
+        return None
+    unstate(da, "hand", "deck", "discard")
+    return DARK_ARTS
 
 
 # --- House Markers -----------------------------------------------------------------------------
