@@ -89,8 +89,9 @@ def test_ten_thousand_event_spaces_reached_in_one_long_advance(tmp_path: Path) -
     state = _check_json(_path_scenario(tmp_path, path, "{spaces: 10000000, cause: replenish}"))["state"]
     assert isinstance(state, dict)
     assert state["path"]["marker"] == 10_000_000
-    reached = [e for e in events if e <= 10_000_000]
-    assert state["events-reached"] == reached and state["events-resolved"] == reached
+    # only the space it stops on is reached: the others are passed over, which no page settles
+    assert state["events-reached"] == [10_000_000] and state["events-resolved"] == [10_000_000]
+    assert state["events-passed"] == [e for e in events if e < 10_000_000]
 
 
 _CASES = [
@@ -105,12 +106,15 @@ _CASES = [
 
 
 def _step_by_step(length: int, marker: int, orange: int | None, red: int | None, events: tuple[int, ...], spaces: int):
-    """What a space-by-space walk meets: the zones entered, the Event Spaces, the end."""
-    entered, reached = [], []
-    for here in range(marker + 1, min(marker + spaces, length) + 1):
+    """What a space-by-space walk meets: the zones entered, the Event Spaces stopped on and
+    passed over, the end."""
+    end = min(marker + spaces, length)
+    entered, reached, passed = [], [], []
+    for here in range(marker + 1, end + 1):
         entered += [c for c, first in (("orange", orange), ("red", red)) if first == here]
-        reached += [here] if here in events else []
-    return min(marker + spaces, length), entered, reached, marker + spaces >= length > marker
+        if here in events:
+            (reached if here == end else passed).append(here)
+    return end, entered, reached, passed, marker + spaces >= length > marker
 
 
 def test_an_advance_meets_what_a_space_by_space_walk_meets(tmp_path: Path) -> None:
@@ -120,10 +124,16 @@ def test_an_advance_meets_what_a_space_by_space_walk_meets(tmp_path: Path) -> No
         path = f"{{length: {length}, marker: {marker}, events: {list(events)}{zones}}}"
         advance = f"{{spaces: {spaces}, cause: replenish}}"
         ruling = check_file(_path_scenario(tmp_path, path, advance, readings="{path-overflow: stops-at-last}"))
-        end, entered, reached, last = _step_by_step(*case)
+        end, entered, reached, passed, last = _step_by_step(*case)
         state = ruling.state
-        got = (state["path"]["marker"], state["zones-entered"], state["events-reached"], state.get("phase"))
-        assert got == (end, entered, reached, "last-hands" if last else None), case
+        got = (
+            state["path"]["marker"],
+            state["zones-entered"],
+            state["events-reached"],
+            state.get("events-passed", []),
+            state.get("phase"),
+        )
+        assert got == (end, entered, reached, passed, "last-hands" if last else None), case
         further = any("moves no further" in s.says for s in ruling.steps)
         assert further == (spaces > length - marker), case
 

@@ -119,8 +119,8 @@ def unlocked(s: Situation, trail: Trail, colour: str, side: str | None = DARK_AR
 def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
     """Advance the Marker ``spaces`` (>= 0), reporting zones entered and Event Spaces reached.
 
-    Facts added to the state: ``zones-entered`` and ``events-reached`` (lists), and
-    ``events-resolved`` (the Event Spaces whose event is resolved). Reaching the last space
+    Facts added to the state: ``zones-entered``, ``events-reached`` and ``events-passed``
+    (lists), and ``events-resolved`` (the Event Spaces whose event is resolved). Reaching the last space
     starts the last-hand phase (victory.end-of-track). ``cause`` is a key of ADVANCING.
     """
     track = s.path
@@ -166,6 +166,14 @@ def advance(s: Situation, trail: Trail, spaces: int, cause: str) -> None:
                 f"The Marker enters the {what} zone on space {here}: {what} effects are now unlocked.",
             )
             entered.append(what)
+        elif what == "event" and here < end:
+            # open.event-spaces: the one advance the pages describe is a single space
+            trail.open(
+                "open.event-spaces",
+                f"The Marker passes over the Event Space on space {here} without stopping on it: whether an "
+                "Event Space passed over is reached, and its event resolved, is not settled.",
+            )
+            s.facts.setdefault("events-passed", []).append(here)
         elif what == "event":
             reached.append(here)
             if _resolve_event(s, trail, here, cause):
