@@ -655,7 +655,7 @@ def brief(out: _Lines, found: Sequence[Ruling], *, tally: bool = True) -> None:
             _a(f"{r.verdict.value.upper():<12}", _VERDICT_STYLE[r.verdict.value]),
             _w(r.title),
             _a(f"{r.file}", "dim"),
-            _a(f"· {_pages(deciding_pages(r))}", "dim"),
+            *_where(deciding_pages(r), _only_inferred(r, deciding=True), "· "),
             *(
                 (_a("· by reading " + ", ".join(f"{k}={v}" for k, v in r.turns_on.items()), "yellow"),)
                 if r.turns_on
@@ -685,6 +685,13 @@ def _rulings(out: _Lines, found: Sequence[Ruling]) -> None:
 def deciding_pages(r: Ruling) -> tuple[int, ...]:
     """The pages of the steps the verdict rests on, as the ruling marks them (``decides``)."""
     return tuple(sorted({p for s in r.steps if s.decides for p in s.pages}))
+
+
+def _only_inferred(r: Ruling, *, deciding: bool) -> tuple[int, ...]:
+    """The pages no step (of those the verdict rests on, with ``deciding``) cites as printed."""
+    steps = [s for s in r.steps if s.decides or not deciding]
+    printed = {p for s in steps for p in s.pages if p not in s.pages_inferred}
+    return tuple(sorted({p for s in steps for p in s.pages_inferred} - printed))
 
 
 def _ruling(out: _Lines, r: Ruling) -> None:
@@ -755,9 +762,9 @@ def _ruling(out: _Lines, r: Ruling) -> None:
         else:
             out.para(_w("expect FAILED: " + "; ".join(r.expect.mismatches), "bold red"))
     cited = deciding_pages(r)
-    foot = [_a(r.file, "dim"), _a(f"· {_pages(cited)}", "dim")]
+    foot = [_a(r.file, "dim"), *_where(cited, _only_inferred(r, deciding=True), "· ")]
     if cited != r.pages:
-        foot.append(_a(f"(every step: {_pages(r.pages)})", "dim"))
+        foot += _where(r.pages, _only_inferred(r, deciding=False), "· every step: ")
     out.para(*foot)
 
 

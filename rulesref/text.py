@@ -65,3 +65,8 @@ def cells(text: str) -> int:
     return sum(
         0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text
     )
+
+
+def indefinite(word: str) -> str:
+    """``word`` with its article: "an armor", "an ally", "a weapon" (by its first letter)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -176,7 +176,8 @@ def test_check_names_the_deciding_rule_and_its_page(cli) -> None:
     assert r.code == 0, r.err
     flowed = " ".join(r.out.split())
     assert "Decided by step 6, step.avenge inferred p. 10:" in flowed
-    assert flowed.endswith(f"{AVENGE} · p. 10 (every step: pp. 8, 9, 10, 11, 12)")
+    # pages only inferred are said so in the footer, as in the steps
+    assert flowed.endswith(f"{AVENGE} · inferred p. 10 · every step: pp. 8, 9, 10, 11, 12 (pp. 10, 11 inferred)")
 
 
 def test_check_shows_what_changed(cli) -> None:

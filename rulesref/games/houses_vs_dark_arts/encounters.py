@@ -110,6 +110,14 @@ def _placement_ok(s: Situation, trail: Trail, target: Pawn, space: str, to: str)
         return False
     # open.stun-placement: "the board restrictions" the placement obeys are a reading (both
     # options bar walls and Protected Areas; they differ on obstacles and bonus spaces)
+    barred = board.wall(space, to) or to in board.protected
+    if barred:
+        # encounter.stun-relocate: the placement respects the board restrictions
+        trail.rule(
+            "encounter.stun-relocate",
+            f"The House player places the stunned {target.id} on an adjacent space, respecting the board "
+            f"restrictions: {to} is checked against them.",
+        )
     if board.wall(space, to):
         trail.reading(
             "stun-placement",

@@ -221,7 +221,14 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
         which = ("first", "next")[rank]
         # an Event Space in the red zone is taken as a red one: no page says so in as many words
         red = f"Space {space} is the {which} Event Space in the red zone, taken as the {which} red Event Space"
-        if space == track.length:
+        da = s.players.get(DARK_ARTS)
+        if da is not None and da.location_card is not None:
+            trail.rule(
+                "victory.pawn-count-fixed",
+                f"{red}, but the Dark Arts already holds the location card: the pawn count fixed when it was "
+                "taken is not recalculated.",
+            )
+        elif space == track.length:
             trail.open(
                 "victory.pawn-count",
                 f"{red}, and it is the last Path space too: a location card taken here needs {count} pawns by the "
@@ -297,17 +304,18 @@ def last_space(s: Situation, trail: Trail) -> None:
 def _draws_amid_a_bump(s: Situation, trail: Trail) -> str | None:
     """The last space was reached by a bump's Marker set, before the bump's acquisition: the
     pages give the draws no place beside that last step. Only counts are kept here, and they
-    come out the same either way unless the Dark Arts cannot draw all it needs; then its
+    come out the same either way unless the Dark Arts deck is short of its draw; then its
     draw is left to the open question (the player returned)."""
     da = s.players.get(DARK_ARTS)
-    short = da is not None and {"hand", "deck"} <= da.given and HAND_TARGET - da.hand > da.deck + da.discard
+    # the discard pile is no help: whether it is reshuffled in the last hands is itself open
+    short = da is not None and {"hand", "deck"} <= da.given and HAND_TARGET - da.hand > da.deck
     trail.open(
         "open.last-hand-mid-bump",
         "The Marker reached the last space during a bump, before its acquisition: no page says whether "
         "the last-hand draws come before that last step or after it. "
         + (
-            "The Dark Arts cannot draw all it needs from its deck and discard pile, and the acquired card "
-            "would change that, so its draw and counts are not stated."
+            "The Dark Arts deck holds fewer cards than it must draw, and the acquired card on top of it "
+            "would change what it draws, so its draw and counts are not stated."
             if short
             else "The card counts below are the same either way."
         ),

@@ -147,7 +147,7 @@ def judge_result(
         first = earlier.by
         again = judge.by_reading(
             "check-attempts",
-            "step.attempt-every-check",
+            "open.check-attempts",
             legal={
                 "again-allowed": f"{said} again ({first} already attempted it): nothing limits a check to one attempt.",
             },
@@ -299,7 +299,7 @@ def _check_damage(
         # who takes a failed check's damage in a chain: a first-edition community answer
         judge.option(
             "check-attempts",
-            "step.attempt-every-check",
+            "open.check-attempts",
             f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other check of "
             "the chain.",
         )

@@ -17,6 +17,7 @@ from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
 from rulesref.games.pacg.steps import CHECK_STEPS, ORDER, EncounterStep
 from rulesref.ruling import Trail, Verdict
+from rulesref.text import indefinite
 
 SUMMONED_OPEN_STEPS = (EncounterStep.GUARD, EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
 """The villain steps that turn on its location; for a summoned villain, which belongs to
@@ -558,6 +559,13 @@ class Walk:
             return judge.illegal(
                 "step.guard", f"{said}: {a.by} is at {at} and may try to guard only the location they are at."
             )
+        if a.by in enc.guard_tried:
+            return judge.illegal(
+                "step.guard",
+                f"{said} again: {a.by} has already made their attempt to guard in this encounter, and the sources "
+                "give each distant character one attempt, not a second.",
+            )
+        enc.guard_tried.add(a.by)
         if a.success:
             enc.guarded.add(next((k for k in (s.distant or {}) if k.lower() == a.location.lower()), a.location))
             return judge.legal(
@@ -573,8 +581,8 @@ class Walk:
         if a.becomes not in fits:
             raise s.doc.error(
                 (*event.path, "status"),
-                f"a {s.card.kind.value} is not {a.becomes}",
-                hint=f"a {s.card.kind.value} can become: {', '.join(fits)}",
+                f"{indefinite(s.card.kind.value)} is not {a.becomes}",
+                hint=f"{indefinite(s.card.kind.value)} can become: {', '.join(fits)}",
             )
         enc.status = a.becomes
         return judge.legal(

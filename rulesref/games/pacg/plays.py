@@ -23,6 +23,7 @@ from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.state import DamageDealt, Encounter, Played
 from rulesref.games.pacg.steps import NO_CHECK_STEPS, EncounterStep
 from rulesref.ruling import Verdict
+from rulesref.text import indefinite
 
 Unit = tuple[object, ...]
 
@@ -53,6 +54,8 @@ def judge_play(
             f"{said}: {card.name} is immune to {', '.join(hit)}, so no card with that trait may be played "
             "during the encounter unless a power removes or ignores the trait or the immunity.",
         )
+    if hit:
+        _immunity_ignored(judge, card, said, hit, play.ignores_immunity)
     if play.combat_only and not on_combat:
         return _not_combat(judge, said)
     key = (play.by, play.card.lower(), step, where)
@@ -85,6 +88,15 @@ def judge_play(
     return verdict
 
 
+def _immunity_ignored(judge: Judge, card: Card, said: str, hit: list[str], itself: bool) -> None:
+    """The exception the immunity rule makes, said where a play or power turns on it."""
+    by = "it ignores the immunity itself" if itself else "a power used earlier in this encounter ignores it"
+    judge.note(
+        "encounter.immunity",
+        f"{said}: {card.name} is immune to {', '.join(hit)}, but {by}, so the immunity does not stop it.",
+    )
+
+
 def judge_power(
     judge: Judge,
     enc: Encounter,
@@ -107,6 +119,8 @@ def judge_power(
             "encounter.immunity",
             f"{said}: it would add {', '.join(hit)} to a check against {card.name}, which is immune to it.",
         )
+    if hit:
+        _immunity_ignored(judge, card, said, hit, power.ignores_immunity)
     if power.combat_only and not on_combat:
         return _not_combat(judge, said)
     key = (power.by, power.power.lower(), step, where)
@@ -167,7 +181,13 @@ def _relevance(
             "something else here, or name the step's check with check:).",
         )
     if enc.was_rolled(step, where):
-        what = f"check {where} of the chain" if isinstance(where, int) else f"the {where} check"
+        what = (
+            f"the {where} check"
+            if not isinstance(where, int)
+            else "the first check"
+            if where == 1
+            else f"check {where} of the chain"
+        )
         return judge.illegal(
             "check.sub-steps",
             f"{said} on {what} after its dice were rolled: cards and powers that affect a check are played before "
@@ -254,6 +274,7 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
     if not earlier:
         return None
     first = earlier[0]
+    already = _already(first, new)
     verdict = judge.by_reading(
         "damage-instances",
         "damage.separate-instances",
@@ -262,12 +283,16 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
             f"{first.step.value} step, but each instance of damage is its own source with its own reduction plays.",
         },
         illegal={
-            "one-source": f"{said}: {first.by} already played {first.card}, a {new.type}, against {new.reduces}'s "
+            "one-source": f"{said}: {already}, against {new.reduces}'s "
             "damage from this card, and all of its damage is one source for the one-per-type limit.",
         },
         about=said,
     )
     return None if verdict is Verdict.LEGAL else verdict
+
+
+def _already(first: Played, new: Played) -> str:
+    return f"{first.by} already played {first.card}, {indefinite(new.type)}"
 
 
 def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdict:
@@ -299,20 +324,21 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
             about=said,
         )
     first = clash[0]
+    already = _already(first, new)
     if new.reduces is not None:
         if first.reduces is None:
             return judge.illegal(
                 "check.damage-type-limit",
-                f"{said} to reduce damage: {first.by} already played {first.card}, a {new.type}, on this check, and "
+                f"{said} to reduce damage: {already}, on this check, and "
                 "reducing the check's damage falls under the same one-per-type limit.",
             )
         return judge.illegal(
             "damage.type-limit",
-            f"{said}: {first.by} already played {first.card}, a {new.type}, against the same damage to {new.reduces}; "
+            f"{said}: {already}, against the same damage to {new.reduces}; "
             "only one boon of each type may affect one character's damage from one source.",
         )
     return judge.illegal(
         "encounter.boon-limit",
-        f"{said}: {first.by} already played {first.card}, a {new.type}, on this check or step; the party may play "
+        f"{said}: {already}, on this check or step; the party may play "
         f"only one {new.type} there, and a second only if it is played freely.",
     )

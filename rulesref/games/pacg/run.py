@@ -15,6 +15,7 @@ from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
 from rulesref.games.pacg.steps import EncounterStep
 from rulesref.ruling import Basis, Outcome, Trail, Undetermined, Verdict
+from rulesref.text import indefinite
 
 
 def run(s: Situation, trail: Trail) -> Outcome:
@@ -35,8 +36,8 @@ def run(s: Situation, trail: Trail) -> Outcome:
     goal = "acquire it" if not s.card.is_bane else "defeat it"
     opening.note(
         "encounter.purpose",
-        f"{s.character.name} encounters a {s.card.kind.value} to {goal}; {s.character.name} goes through the steps, "
-        "and other characters may be able to help by playing cards (local characters may also attempt some "
+        f"{s.character.name} encounters {indefinite(s.card.kind.value)} to {goal}; {s.character.name} goes through "
+        "the steps, and other characters may be able to help by playing cards (local characters may also attempt some "
         "checks of a sequential chain).",
     )
     if s.card.summoned:

@@ -156,6 +156,8 @@ class Encounter:
     revealed: set[tuple[str, str, EncounterStep, int | str | None]] = field(default_factory=set)
     immunity_lifted: bool = False
     guarded: set[str] = field(default_factory=set)
+    guard_tried: set[str] = field(default_factory=set)
+    """The characters who have made their attempt to guard in this encounter."""
     guards_open: set[str] = field(default_factory=set)
     """The avenger's encounter: locations guarded in the original one, whose guard may or may
     not still hold (reading avenger-guards not chosen; asked where it decides the escape)."""
