@@ -97,6 +97,22 @@ only the left-out topics use (_outside_share)."""
 BOTH_GAMES = 0.9
 """A clause of another game than the answer's is listed beside it only when it scores this
 share of the answer's score: the question fits both games."""
+OUT_OF_SCOPE: dict[str, float] = {
+    "bias": 7.5139,
+    "score": -18.4462,
+    "own": 6.0127,
+    "line": -0.9839,
+    "matched": -0.5031,
+    "evidence": -0.3599,
+    "left_out": 6.9561,
+    "words": 0.5562,
+}
+"""Weights of the refusal model: a logistic regression on the best clause's figures (its
+score, analysed score, closest line, matched terms, log of its evidence), the best left-out
+topic's score, and the log of the question's content words. Fitted by bench/refusal.py on
+the bench sets it names (bench/README.md); REFUSE_AT is the chance of being out of scope at
+which an answer is withheld."""
+REFUSE_AT = 0.6
 SUGGESTIONS = 3
 NEAR = 0.1
 """A refused question is offered the nearest clauses only when their own score reaches this."""
@@ -267,9 +283,9 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     ranked = _same_words_first(_rank(query, tokens, games, every))
     clauses = [r for r in ranked if not r.left_out]
     if ranked and ranked[0].left_out:
-        topic = _topic(games[ranked[0].game], ranked[0].clause)
-        message = f"these rules don't cover that ({topic})"
-        return Answer(query, chosen, (), message, _near_topics(games, clauses), _covers(games))
+        return _refusal(query, chosen, games, ranked)
+    if clauses and answers(clauses[0]) and out_of_scope(refusal_features(ranked, tokens)) >= REFUSE_AT:
+        return _refusal(query, chosen, games, ranked)
     ranked = clauses
     if not ranked or not answers(ranked[0]):
         return Answer(query, chosen, (), "no clause matches this question well", _near_topics(games, clauses))
@@ -282,15 +298,51 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     return Answer(query, chosen, tuple(_hit(games[r.game], r, claims, query) for r in ranked))
 
 
+def _refusal(query: str, chosen: str | None, games: list[dict[str, Any]], ranked: list[_Scored]) -> Answer:
+    """The packs do not cover the question: the nearest left-out topic named, when it is near."""
+    clauses = [r for r in ranked if not r.left_out]
+    topic = next((r for r in ranked if r.left_out), None)
+    message = "these rules don't cover that"
+    if topic is not None and topic.own >= NEAR:
+        message += f" ({_topic(games[topic.game], topic.clause)})"
+    return Answer(query, chosen, (), message, _near_topics(games, clauses), _covers(games))
+
+
+def refusal_features(ranked: list[_Scored], tokens: list[str]) -> dict[str, float]:
+    """What the refusal model (OUT_OF_SCOPE) reads of a ranking: the best clause's figures,
+    the best left-out topic's score, and how many content words the question has."""
+    first = next(r for r in ranked if not r.left_out)
+    words = sum(1 for t in tokens if t not in index.STOP)
+    return {
+        "score": first.score,
+        "own": first.own,
+        "line": first.line,
+        "matched": float(first.matched),
+        "evidence": math.log1p(first.evidence),
+        "left_out": max((r.score for r in ranked if r.left_out), default=0.0),
+        "words": math.log(max(words, 1)),
+    }
+
+
+def out_of_scope(features: dict[str, float]) -> float:
+    """The refusal model's chance that the question is one the packs do not cover."""
+    if features["line"] >= SAME_WORDS:
+        return 0.0  # a question that is, near enough, a clause's own line is never refused
+    z = OUT_OF_SCOPE["bias"] + sum(OUT_OF_SCOPE[k] * v for k, v in features.items())
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
 def _same_words_first(ranked: list[_Scored]) -> list[_Scored]:
     """The ranking, with the clause whose own line the question is put first (EXACT), or the
     one it nearly is when the leader would be refused: a question as short as "who goes
     first" gives too little evidence to win on, yet says exactly what it asks. A left-out
-    topic in the lead keeps it: "how many cards do we start with" is near a rule's ask too."""
-    if not ranked or ranked[0].left_out:
+    topic in the lead keeps it against a line the question is only near: "how many cards do
+    we start with" is near a rule's ask too."""
+    if not ranked:
         return ranked
     same = max(ranked, key=lambda r: r.line)
-    if same.left_out or same.line < (EXACT if answers(ranked[0]) else SAME_WORDS):
+    needed = EXACT if ranked[0].left_out or answers(ranked[0]) else SAME_WORDS
+    if same.left_out or same.line < needed:
         return ranked
     return [same, *(r for r in ranked if r is not same)]
 

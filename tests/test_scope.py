@@ -38,6 +38,37 @@ def test_a_short_question_in_a_clause_s_own_words_is_answered(question: str, exp
     assert lookup.ask(question).hits[0].clause.id == expected
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the Longsword card do exactly?",
+        "In which book does Bellatrix first show up?",
+        "how do I shuffle and deal the Library at the start",
+    ],
+)
+def test_the_refusal_model_withholds_a_near_miss_the_ranking_would_answer(question: str) -> None:
+    every = lookup.load_index()["games"]
+    tokens = lookup.index.words(question)
+    ranked = lookup._same_words_first(lookup._rank(question, tokens, every, every))
+    best = next(r for r in ranked if not r.left_out)
+    assert not ranked[0].left_out and lookup.answers(best)  # the ranking alone would answer it
+    assert lookup.out_of_scope(lookup.refusal_features(ranked, tokens)) >= lookup.REFUSE_AT
+    answer = lookup.ask(question)
+    assert answer.hits == () and answer.message is not None and answer.message.startswith("these rules don't")
+    assert answer.covers is not None and answer.covers.startswith("they cover ")
+
+
+def test_a_clause_s_own_title_and_first_asks_are_never_refused() -> None:
+    every = lookup.load_index()["games"]
+    refused = []
+    for g in every:
+        left_out = set(lookup.index.unpack_ints(g["scope"]))
+        for ci in (ci for ci in range(len(g["clauses"])) if ci not in left_out):
+            clause = lookup._clause(g, ci)
+            refused += [line for line in (clause.title, *clause.asks[:3]) if not lookup.ask(line).hits]
+    assert refused == []
+
+
 def test_also_relevant_stays_in_the_answer_s_game() -> None:
     hits = lookup.ask("what happens when I run out of cards in my draw pile").hits
     assert hits and {h.clause.game for h in hits} == {hits[0].clause.game}
