@@ -469,13 +469,12 @@ def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
 
 
 def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
-    if any(k in frames.EDGES and k not in frame for k in roles):
-        return EDGE_UNSTATED
     shared = [k for k in roles if k in frame]
-    if not shared:
-        return 1.0
+    unstated = EDGE_UNSTATED if any(k in frames.EDGES and k not in frame for k in roles) else 1.0
     if any(frame[k] != roles[k] for k in shared):
-        return ROLE_MISMATCH
+        return ROLE_MISMATCH * unstated  # an edge case of the other direction is no nearer for it
+    if unstated != 1.0 or not shared:
+        return unstated
     matched = DIRECTION_MATCH if {"mover", "target"} & set(shared) else ROLE_MATCH
     return matched * (EDGE_MATCH if any(k in frames.EDGES for k in shared) else 1.0)
 
