@@ -505,3 +505,23 @@ def test_a_named_red_event_space_the_path_lacks_is_refused(tmp_path: Path) -> No
 def test_the_dark_arts_bonus_step_does_not_say_only() -> None:
     ruling = check_file(SCENARIOS / "bonus-dark-arts-ends-there.yaml")
     assert not any("House pawns only" in s.says for s in ruling.steps)
+
+
+@pytest.mark.parametrize(("marker", "card"), [(16, "next-red"), (13, "first-red"), (16, "17")])
+def test_a_location_card_taken_at_the_event_space_reached_now_is_refused(
+    tmp_path: Path, cli, marker: int, card: str
+) -> None:
+    # audit 21 Z2: the card cannot be held before the advance that first reaches its space
+    path = tmp_path / "dispute.yaml"
+    path.write_text(
+        "game: houses-vs-dark-arts\ntitle: t\nhouses: [gryffindor]\n"
+        f"path: {{length: 20, marker: {marker}, orange: 8, red: 14, events: [14, 17]}}\n"
+        "players:\n  gryffindor: {hand: 5, deck: 5, discard: 0}\n"
+        f"  dark-arts: {{hand: 3, deck: 5, discard: 0, location-card: {card}}}\n"
+        "turn: {side: house, house: gryffindor}\naction: replenish\n",
+        encoding="utf-8",
+    )
+    r = cli("check", str(path))
+    lines = [ln for ln in r.err.splitlines() if ln.strip()]
+    assert r.code == 2 and len(lines) == 1, r.err
+    assert "players.dark-arts.location-card" in lines[0] and "reaches only with this advance" in lines[0]

@@ -231,3 +231,38 @@ def test_an_avenge_after_a_contested_status_is_not_ruled(tmp_path: Path) -> None
     ruling = check_file(contested)
     assert ruling.state["events"] == ["legal", "legal", "undetermined"]
     assert not any("do not describe the failed check" in s.says for s in ruling.steps)
+
+
+@pytest.mark.parametrize("step", ["evasion", "before-acting", "check", "after-acting", "resolve", "escape"])
+def test_a_guard_attempt_is_made_only_in_the_guard_step(tmp_path: Path, step: str) -> None:
+    # audit 21 Z1: made after a won check, it guarded the last open location and won the scenario
+    later = step in ("after-acting", "resolve", "escape")
+    first = "  - {step: check, result: {by: Valeros, total: 12}}\n" if later else ""
+    path = tmp_path / "guard.yaml"
+    path.write_text(
+        "game: pacg\ntitle: t\ncharacter: Valeros\nlocation: Farmhouse\ndistant: {Woods: [Seelah]}\n"
+        "card: {name: Black Fang, type: monster, villain: true}\nchecks: Combat 10\nevents:\n"
+        f"{first}  - {{step: {step}, guard: {{by: Seelah, location: Woods}}}}\n",
+        encoding="utf-8",
+    )
+    ruling = check_file(path)
+    assert ruling.verdict is Verdict.ILLEGAL
+    deciding = [s for s in ruling.steps if s.decides]
+    assert [s.clause for s in deciding] == ["step.order"] and "guarding distant locations" in deciding[0].says
+    assert ruling.state["guarded"] == [] and ruling.state["win"] is False
+
+
+def test_a_character_moved_after_their_guard_attempt_gets_no_new_one(tmp_path: Path) -> None:
+    path = tmp_path / "moved.yaml"
+    path.write_text(
+        "game: pacg\ntitle: t\ncharacter: Valeros\nlocation: Farmhouse\ndistant: {Woods: [Seelah], Village: []}\n"
+        "card: {name: Black Fang, type: monster, villain: true}\nchecks: Combat 10\nevents:\n"
+        "  - {step: guard, guard: {by: Seelah, location: Woods, success: false}}\n"
+        "  - {step: guard, move: {by: Seelah, to: Village}}\n"
+        "  - {step: guard, guard: {by: Seelah, location: Village}}\n",
+        encoding="utf-8",
+    )
+    ruling = check_file(path)
+    assert ruling.verdict is Verdict.ILLEGAL
+    assert any("no new one" in s.says for s in ruling.steps if s.clause == "step.guard")
+    assert not any("may try only for the new location" in s.says for s in ruling.steps)

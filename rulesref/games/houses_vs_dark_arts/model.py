@@ -281,6 +281,17 @@ class Track:
     def red_events(self) -> list[int]:
         return [] if self.red is None else self.events[bisect_left(self.events, self.red) :]
 
+    def taken_at(self, card: str | int) -> int | None:
+        """The space a location card's moment names: the number given, the last space, or the
+        first or next red Event Space (None if the Path has no such space)."""
+        if isinstance(card, int):
+            return card
+        if card == "last-space":
+            return self.length
+        reds = self.red_events()
+        at = ("first-red", "next-red").index(card)
+        return reds[at] if at < len(reds) else None
+
     def red_rank(self, space: int) -> int | None:
         """The place (0 = first) of Event Space ``space`` among the red ones; None if it is not one."""
         if self.red is None or space < self.red:

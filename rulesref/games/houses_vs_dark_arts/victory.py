@@ -160,7 +160,7 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
         return None
     when = _when_taken(s, card)
     track = s.path
-    space = _space_of(track, card, when) if track is not None else None
+    space = track.taken_at(card) if track is not None else None
     if track is not None and space == track.length and _also_red(track):
         # two rows of the count fall on one space, and no page says which holds
         which = (
@@ -198,24 +198,13 @@ def _also_red(track: Track) -> bool:
     return track.red is None or (rank is not None and rank < 2)
 
 
-def _space_of(track: Track, card: str | int, when: str) -> int | None:
-    """The Path space the location card was taken at: the one given, or the red Event Space named."""
-    if isinstance(card, int):
-        return card
-    if when == "last-space":
-        return track.length
-    reds = track.red_events()
-    at = ("first-red", "next-red").index(when)
-    return reds[at] if at < len(reds) else None
-
-
 def _when_taken(s: Situation, card: str | int) -> str:
     """The location card's moment as a name; a Path space number is named from the path."""
     where = ("players", DARK_ARTS, "location-card")
     track = s.path
     if isinstance(card, str):
         if track is not None:
-            space = _space_of(track, card, card)
+            space = track.taken_at(card)
             rank = ("first-red", "next-red").index(card) if card != "last-space" else -1
             if space is None and (track.red is not None or rank >= len(track.events)):  # events left out: none
                 raise s.doc.error(

@@ -284,6 +284,12 @@ class Walk:
         if isinstance(a, ev.Avenge):
             return self.avenge(judge, a)
         if isinstance(a, ev.Guard):
+            if step is not EncounterStep.GUARD:
+                return judge.illegal(
+                    "step.order",
+                    f"{a.by} tries to guard {a.location} in the {step.value} step: guarding distant locations is a "
+                    "step of its own, after evasion and before the before-acting effects and the check.",
+                )
             return self.guard(judge, a)
         if isinstance(a, ev.Status):
             return self.status(judge, event, a)
@@ -455,9 +461,12 @@ class Walk:
             )
         if a.to is not None and self.s.card.villain:
             enc.positions[a.by] = a.to
+            moved = f"{a.by} moves to {a.to}"
             return judge.legal(
                 "step.guard",
-                f"{a.by} moves to {a.to}; a character moved before trying to guard may try only for the new location.",
+                f"{moved}, having already made their attempt to guard, so the move gives them no new one."
+                if a.by in enc.guard_tried
+                else f"{moved}; a character moved before trying to guard may try only for the new location.",
             )
         return judge.legal(
             "encounter.move-cancels-after",
