@@ -112,7 +112,7 @@ score, analysed score, closest line, matched terms, log of its evidence), the be
 topic's score, and the log of the question's content words. Fitted by bench/refusal.py on
 the bench sets it names (bench/README.md); REFUSE_AT is the chance of being out of scope at
 which an answer is withheld."""
-REFUSE_AT = 0.7
+REFUSE_AT = 0.75
 SUGGESTIONS = 3
 NEAR = 0.1
 """A refused question is offered the nearest clauses only when their own score reaches this."""
