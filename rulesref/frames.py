@@ -194,7 +194,15 @@ def read(
         before = [i for i in parties if i < rel.at]
         after = [i for i in parties if i >= rel.end]  # "ended his move on": 'his' is the mover's
         passive = rel.at > 0 and words[rel.at - 1] in PASSIVE and "by" in words[rel.end : rel.end + 3]
-        if passive:
+        sided = [i for i in before if i in side_at]
+        mover_at: int | None
+        target_at: int | None
+        if _by_moving(words, rel.at, rel.end) and len(sided) >= 2:
+            # "can my death eater stun a house pawn by landing on it": the verb's subject moved
+            # onto its object, whatever the verb claims the move does
+            mover_at, target_at = sided[0], sided[-1]
+            deed = None
+        elif passive:
             by = words.index("by", rel.end)
             mover_at = next((i for i in after if i > by), None)
             target_at = before[-1] if before else None
@@ -234,6 +242,18 @@ def read(
     if asked is not None and (side := side_of(asked)) is not None:
         frame["asked"] = side
     return frame
+
+
+BY_MOVING = frozenset({"by", "from", "after"})
+
+
+def _by_moving(words: Sequence[str], at: int, end: int) -> bool:
+    """Whether a move onto a party is the means of a deed named before it, and points back
+    at that party: "... by landing on it", "... from moving onto them"."""
+    led = (at > 0 and words[at - 1] in BY_MOVING) or (
+        at > 1 and words[at - 2] in BY_MOVING and words[at - 1].endswith("ing")
+    )
+    return led and (end >= len(words) or words[end] in OBJECTS)
 
 
 class Deed(NamedTuple):
@@ -443,6 +463,12 @@ def _possessed_side(words: Sequence[str], side_at: Mapping[int, str]) -> str | N
 def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
     """PACG: whether the question asks about the encountering character or another one."""
     people = {m.at for m in found if m.key == "person"}
+    # "I (Lem) evaded ...", "im kyra and ...": the speaker names their own character
+    me = {words[j] for j in people if j > 0 and (words[j - 1] in SPEAKER or words[j - 1] == "am")}
+
+    def speaks(j: int) -> bool:
+        return words[j] in SPEAKER or words[j] in me
+
     encounters = [m.at for m in found if m.key == "relation" and m.value == "encounters"]
     encountering = next((max((p for p in people if p < e), default=None) for e in encounters), None)
     for i, w in enumerate(words):
@@ -455,7 +481,7 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
         if words[who] in OTHER_PEOPLE:
             return "other"
         if encountering is not None:
-            same = words[who] == words[encountering] or (words[who] in SPEAKER and words[encountering] in SPEAKER)
+            same = words[who] == words[encountering] or (speaks(who) and speaks(encountering))
             return "encountering" if same else "other"
         break
     if encountering is not None and any(w in HELPING for w in words[encountering + 1 :]):

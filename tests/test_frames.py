@@ -13,6 +13,9 @@ FRAMES = [
     ("My house pawn lands on a death eater.", {"mover": "house", "target": "dark-arts"}),
     ("The death eater moved onto my square.", {"mover": "dark-arts", "target": "house"}),
     ("I'm the Dark Arts player and a house pawn just walked onto my pawn.", {"mover": "house", "target": "dark-arts"}),
+    # the move described as the means decides, whatever the verb claims it does
+    ("can my death eater stun a house pawn by landing on it", {"mover": "dark-arts", "target": "house"}),
+    ("can hermione bump a death eater by landing on it", {"mover": "house", "target": "dark-arts"}),
     ("I'm the Dark Arts player and my pawn ends its move on a house pawn.", {"mover": "dark-arts", "target": "house"}),
     ("his guy ended up on mine. I'm the DA, he's Gryffindor.", {"mover": "house", "target": "dark-arts"}),
     ("his guy ended up on mine. I'm Gryffindor, he's the Dark Arts.", {"mover": "dark-arts", "target": "house"}),
@@ -159,6 +162,18 @@ def test_possessive_and_contraction_are_told_apart() -> None:
 )
 def test_direction_decides_the_answer(question: str, expected: str) -> None:
     assert lookup.ask(question).hits[0].clause.id == expected
+
+
+def test_a_clause_s_line_in_the_other_direction_is_not_taken_as_the_question() -> None:
+    # the same words as an ask of the stun ("my House pawn ends its move on a Dark Arts
+    # pawn"), in the other order: the line match counts words, the frame reads the order
+    question = "the dark arts pawn just ended its move on my house pawn. what happens to my pawn?"
+    assert lookup.ask(question).hits[0].clause.id in ("bump.bump", "bump.great-hall")
+
+
+def test_a_speaker_who_names_their_character_is_the_one_encountering() -> None:
+    frame = _frame("I (Lem) evaded the ally I was encountering. do I still get it?", "pacg")
+    assert frame.get("actor") == "encountering"
 
 
 def test_a_clause_whose_roles_the_frame_contradicts_ranks_lower() -> None:
