@@ -507,11 +507,21 @@ def test_the_dark_arts_bonus_step_does_not_say_only() -> None:
     assert not any("House pawns only" in s.says for s in ruling.steps)
 
 
-@pytest.mark.parametrize(("marker", "card"), [(16, "next-red"), (13, "first-red"), (16, "17")])
-def test_a_location_card_taken_at_the_event_space_reached_now_is_refused(
-    tmp_path: Path, cli, marker: int, card: str
+@pytest.mark.parametrize(
+    ("marker", "card", "said"),
+    [
+        (16, "next-red", "but the Marker is only on space 16"),
+        (13, "first-red", "but the Marker is only on space 13"),
+        (16, "17", "but the Marker is only on space 16"),
+        (15, "next-red", "but the Marker is only on space 15"),  # the Replenish reaches no red space
+        (16, "15", "space 15 is neither of the first two red Event Spaces"),
+    ],
+)
+def test_a_location_card_the_marker_has_not_reached_is_refused_whatever_the_action(
+    tmp_path: Path, cli, marker: int, card: str, said: str
 ) -> None:
-    # audit 21 Z2: the card cannot be held before the advance that first reaches its space
+    # audits 21 Z2 and 22 K2-K4: the card cannot be held before the Marker reaches its space,
+    # nor at a space that is no moment of taking it, whether or not the action asks about victory
     path = tmp_path / "dispute.yaml"
     path.write_text(
         "game: houses-vs-dark-arts\ntitle: t\nhouses: [gryffindor]\n"
@@ -524,4 +534,4 @@ def test_a_location_card_taken_at_the_event_space_reached_now_is_refused(
     r = cli("check", str(path))
     lines = [ln for ln in r.err.splitlines() if ln.strip()]
     assert r.code == 2 and len(lines) == 1, r.err
-    assert "players.dark-arts.location-card" in lines[0] and "reaches only with this advance" in lines[0]
+    assert "players.dark-arts.location-card" in lines[0] and said in lines[0]

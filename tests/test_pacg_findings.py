@@ -266,3 +266,27 @@ def test_a_character_moved_after_their_guard_attempt_gets_no_new_one(tmp_path: P
     assert ruling.verdict is Verdict.ILLEGAL
     assert any("no new one" in s.says for s in ruling.steps if s.clause == "step.guard")
     assert not any("may try only for the new location" in s.says for s in ruling.steps)
+
+
+@pytest.mark.parametrize("typed", [False, True])
+def test_an_armor_against_another_source_s_damage_rests_on_the_damage_limit_reading(
+    tmp_path: Path, typed: bool
+) -> None:
+    # audit 22 K1: it was illegal as "the same damage", which it is not
+    fire, acid = (", damage-type: fire", ", damage-type: acid") if typed else ("", "")
+    path = tmp_path / "sources.yaml"
+    path.write_text(
+        "game: pacg\ntitle: t\ncharacter: Amiri\ncard: {name: Fire Beetle Swarm, type: monster}\nchecks: Combat 9\n"
+        "events:\n"
+        "  - {step: before-acting, damage: {to: Amiri, amount: 2, type: fire, source: Fire Beetle Swarm}}\n"
+        "  - {step: before-acting, damage: {to: Amiri, amount: 1, type: acid, source: Acid Pit location}}\n"
+        f"  - {{step: before-acting, play: {{by: Amiri, card: Fire Mail, type: armor, reduces: Amiri{fire}}}}}\n"
+        f"  - {{step: before-acting, play: {{by: Amiri, card: Acid Mail, type: armor, reduces: Amiri{acid}}}}}\n",
+        encoding="utf-8",
+    )
+    assert check_file(path).verdict is Verdict.UNDETERMINED
+    each = check_file(path, [("damage-limit", "per-character")])
+    assert each.state["events"][3] == "legal"
+    shared = check_file(path, [("damage-limit", "shared")])
+    assert shared.state["events"][3] == "illegal"
+    assert not any("the same damage" in s.says for s in shared.steps)

@@ -512,3 +512,52 @@ def name(who: str) -> str:
 def cap_name(who: str) -> str:
     """name() at the start of a sentence."""
     return "The Dark Arts" if who == DARK_ARTS else who.capitalize()
+
+
+CARD_MOMENTS = {
+    "first-red": "the first red Event Space",
+    "next-red": "the next red Event Space",
+    "last-space": "the last Path space",
+}
+"""When the location card can be taken, as a ruling says it."""
+
+
+def card_moment(doc: Loaded, track: Track | None, card: str | int) -> str:
+    """The location card's moment as a name (a Path space number is named from the path); a
+    moment the Path cannot hold, or one the Marker has not reached, is refused."""
+    where = ("players", DARK_ARTS, "location-card")
+    if isinstance(card, str):
+        if track is not None:
+            space = track.taken_at(card)
+            rank = ("first-red", "next-red").index(card) if card != "last-space" else -1
+            if space is None and (track.red is not None or rank >= len(track.events)):  # events left out: none
+                raise doc.error(
+                    where,
+                    f"taken at {CARD_MOMENTS[card]}, but the Path's Event Spaces {track.events} hold no such space",
+                )
+            if space is not None and track.marker < space:
+                raise doc.error(
+                    where,
+                    f"taken at {CARD_MOMENTS[card]} (space {space}), but the Marker is only on space {track.marker}",
+                )
+        return card
+    if track is None:
+        raise doc.error(
+            where,
+            "a Path space number needs `path:` to tell which Event Space it is; or write "
+            "first-red, next-red or last-space",
+        )
+    reds = track.red_events()
+    if card in reds[:2]:
+        when = ("first-red", "next-red")[reds.index(card)]
+    elif card == track.length:
+        when = "last-space"
+    else:
+        raise doc.error(
+            where,
+            f"space {card} is neither of the first two red Event Spaces {reds[:2]} nor the "
+            f"last Path space ({track.length})",
+        )
+    if track.marker < card:
+        raise doc.error(where, f"taken at space {card}, but the Marker is only on space {track.marker}")
+    return when

@@ -38,6 +38,7 @@ from rulesref.games.houses_vs_dark_arts.model import (
     Track,
     Turn,
     Via,
+    card_moment,
 )
 from rulesref.ruling import Scenario
 from rulesref.source import Loaded, PathKey
@@ -69,6 +70,9 @@ def read_situation(scenario: Scenario) -> tuple[Situation, Action]:
         turn=read_turn(doc, houses),
         houses_listed=listed is not None,
     )
+    da = s.players.get(DARK_ARTS)
+    if s.path is not None and da is not None and da.location_card is not None:
+        card_moment(doc, s.path, da.location_card)  # a moment the Path cannot hold or has not reached
     readers: dict[str, Callable[[Situation, Any], Action]] = {
         "explore": _read_explore,
         "replenish": _read_replenish,

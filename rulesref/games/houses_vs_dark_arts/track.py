@@ -212,10 +212,6 @@ def _passed(track: Track, start: int, end: int) -> list[tuple[int, str]]:
     return [(space, what) for space, _, what in sorted(met)]
 
 
-def _moment(card: str | int, space: int) -> str:
-    return f"space {space}" if isinstance(card, int) else f"{card} (space {space})"
-
-
 def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
     track = s.path
     assert track is not None
@@ -226,14 +222,7 @@ def _resolve_event(s: Situation, trail: Trail, space: int, cause: str) -> bool:
         # an Event Space in the red zone is taken as a red one: no page says so in as many words
         red = f"Space {space} is the {which} Event Space in the red zone, taken as the {which} red Event Space"
         da = s.players.get(DARK_ARTS)
-        held = None if da is None or da.location_card is None else track.taken_at(da.location_card)
-        if da is not None and da.location_card is not None and (held is None or held >= space):
-            raise s.doc.error(
-                ("players", DARK_ARTS, "location-card"),
-                f"taken at {_moment(da.location_card, held)}, which the Marker reaches only with this advance"
-                if held is not None
-                else f"taken at {da.location_card}, which the Path's Event Spaces {track.events} do not hold",
-            )
+        # the reader refused a card whose moment the Marker had not reached: it was taken before
         if da is not None and da.location_card is not None:
             trail.rule(
                 "victory.pawn-count-fixed",

@@ -19,17 +19,13 @@ Every check adds ``result`` to the state: ``dark-arts``, ``houses``, ``draw`` or
 from __future__ import annotations
 
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
-from rulesref.games.houses_vs_dark_arts.model import DARK_ARTS, Check, Situation, Track, name
+from rulesref.games.houses_vs_dark_arts.model import CARD_MOMENTS, DARK_ARTS, Check, Situation, Track, card_moment, name
 from rulesref.games.houses_vs_dark_arts.track import last_space, unlocked
 from rulesref.ruling import Outcome, Trail, Undetermined, Verdict
 
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
-_WHEN = {
-    "first-red": "the first red Event Space",
-    "next-red": "the next red Event Space",
-    "last-space": "the last Path space",
-}
+_WHEN = CARD_MOMENTS
 
 
 def check(s: Situation, trail: Trail, check_: Check) -> Outcome:
@@ -158,7 +154,7 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
     if card is None:
         trail.rule("victory.pawn-count", "The location card has not been taken, so no pawn count is fixed yet.")
         return None
-    when = _when_taken(s, card)
+    when = card_moment(s.doc, s.path, card)
     track = s.path
     space = track.taken_at(card) if track is not None else None
     if track is not None and space == track.length and _also_red(track):
@@ -196,45 +192,6 @@ def _also_red(track: Track) -> bool:
         return False
     rank = track.red_rank(track.length)
     return track.red is None or (rank is not None and rank < 2)
-
-
-def _when_taken(s: Situation, card: str | int) -> str:
-    """The location card's moment as a name; a Path space number is named from the path."""
-    where = ("players", DARK_ARTS, "location-card")
-    track = s.path
-    if isinstance(card, str):
-        if track is not None:
-            space = track.taken_at(card)
-            rank = ("first-red", "next-red").index(card) if card != "last-space" else -1
-            if space is None and (track.red is not None or rank >= len(track.events)):  # events left out: none
-                raise s.doc.error(
-                    where, f"taken at {_WHEN[card]}, but the Path's Event Spaces {track.events} hold no such space"
-                )
-            if space is not None and track.marker < space:
-                raise s.doc.error(
-                    where, f"taken at {_WHEN[card]} (space {space}), but the Marker is only on space {track.marker}"
-                )
-        return card
-    if track is None:
-        raise s.doc.error(
-            where,
-            "a Path space number needs `path:` to tell which Event Space it is; or write "
-            "first-red, next-red or last-space",
-        )
-    reds = track.red_events()
-    if card in reds[:2]:
-        when = ("first-red", "next-red")[reds.index(card)]
-    elif card == track.length:
-        when = "last-space"
-    else:
-        raise s.doc.error(
-            where,
-            f"space {card} is neither of the first two red Event Spaces {reds[:2]} nor the "
-            f"last Path space ({track.length})",
-        )
-    if track.marker < card:
-        raise s.doc.error(where, f"taken at space {card}, but the Marker is only on space {track.marker}")
-    return when
 
 
 def _later(track: Track, when: str) -> bool:

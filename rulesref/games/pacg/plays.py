@@ -214,7 +214,9 @@ def _damage_for(
             f"it reduces only {play.damage_type} damage, and the damage dealt is {same[-1].type}; only cards "
             "that affect that type of damage may be played."
         )
-    return fits[-1], ""
+    # several damages fit: a boon of a type already played against one is taken as answering another
+    answered = {q.source for q in enc.plays if q.type == play.type and q.reduces == play.reduces}
+    return next((d for d in reversed(fits) if d.id not in answered), fits[-1]), ""
 
 
 def _unit(p: Played, option: str) -> Unit:
@@ -283,12 +285,18 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
             f"{first.step.value} step, but each instance of damage is its own source with its own reduction plays.",
         },
         illegal={
-            "one-source": f"{said}: {already}, against {new.reduces}'s "
-            "damage from this card, and all of its damage is one source for the one-per-type limit.",
+            "one-source": f"{said}: {already}, against {new.reduces}'s damage ({_source_of(enc, first.source)}) "
+            f"in the {first.step.value} step, taken as this card's, and all of a card's damage is one source "
+            "for the one-per-type limit.",
         },
         about=said,
     )
     return None if verdict is Verdict.LEGAL else verdict
+
+
+def _source_of(enc: Encounter, damage: int | None) -> str:
+    """How the scenario describes the damage a play reduced (DamageDealt.source), by its id."""
+    return next((d.source for d in enc.damage if d.id == damage), "damage")
 
 
 def _already(first: Played, new: Played) -> str:
@@ -307,19 +315,22 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
             f"{said}: the first {new.type} the party plays on this check or step, so within the limit of one per type.",
         )
     if new.reduces is not None and all(
-        p.reduces is not None and p.source == new.source and p.reduces != new.reduces for p in clash
+        p.reduces is not None and (p.source, p.reduces) != (new.source, new.reduces) for p in clash
     ):
-        # one source hitting several characters: does each get their own limit? (open)
+        # only other damage was reduced so far (another character's, another source's): does the
+        # party share one limit in the step, or does each character's damage from each source
+        # have its own? (open)
+        other = "the same source's damage to another character" if clash[0].source == new.source else "other damage"
         return judge.by_reading(
             "damage-limit",
             "damage.type-limit",
             legal={
-                "per-character": f"{said} against the damage to {new.reduces}: each damaged character has their own "
-                f"one-{new.type} limit against this source.",
+                "per-character": f"{said} against the damage to {new.reduces}: each character's damage from each "
+                f"source has its own one-{new.type} limit.",
             },
             illegal={
-                "shared": f"{said}: {clash[0].by} already played {clash[0].card} against the same source's damage, and "
-                f"the party shares one {new.type} against it.",
+                "shared": f"{said}: {clash[0].by} already played {clash[0].card} against {other} in this step, and "
+                f"the party shares one {new.type} for the damage there.",
             },
             about=said,
         )
