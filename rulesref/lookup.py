@@ -266,8 +266,8 @@ class _Scored(NamedTuple):  # a NamedTuple: cheaper to define than a dataclass, 
     """The cosine of the clause's single closest line (title, ask, claim) to the question."""
     left_out: bool = False
     """Not a clause: a part of the game its pack leaves out (game.yaml scope)."""
-    fit: float = 1.0
-    """How the clause's declared roles fit the question's frame (_fits)."""
+    contradicted: bool = False
+    """The question's frame contradicts a role the clause declares (another mover, another side)."""
 
 
 def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
@@ -346,7 +346,7 @@ def _same_words_first(ranked: list[_Scored]) -> list[_Scored]:
     needed = EXACT if ranked[0].left_out or answers(ranked[0]) else SAME_WORDS
     # the line match counts words, not their order: "the death eater ended its move on my
     # pawn" has the words of "my pawn ends its move on a death eater", and the frame says so
-    if same.left_out or same.line < needed or same.fit < 1.0:
+    if same.left_out or same.line < needed or same.contradicted:
         return ranked
     return [same, *(r for r in ranked if r is not same)]
 
@@ -372,9 +372,10 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
-            fit = 1.0 if out else _fits(frame, g["roles"].get(ci), g["speaker"])
-            f = factor * (outside if out else fit)
-            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, fit), plain.get(ci, 0.0) * f))
+            roles = None if out else g["roles"].get(ci)
+            f = factor * (outside if out else _fits(frame, roles, g["speaker"]))
+            contradicted = roles is not None and any(frame.get(k, v) != v for k, v in roles.items())
+            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
