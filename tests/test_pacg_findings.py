@@ -290,3 +290,54 @@ def test_an_armor_against_another_source_s_damage_rests_on_the_damage_limit_read
     shared = check_file(path, [("damage-limit", "shared")])
     assert shared.state["events"][3] == "illegal"
     assert not any("the same damage" in s.says for s in shared.steps)
+
+
+def _events(tmp_path: Path, events: str, name: str = "s.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(
+        "game: pacg\ntitle: t\ncharacter: Amiri\ncard: {name: Fire Beetle Swarm, type: monster}\n"
+        f"checks: Combat 9\nevents:\n{events}",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("source", ["", ", source: Fire Beetle Swarm"])
+def test_two_damages_from_one_source_in_one_step_take_one_armor(tmp_path: Path, source: str) -> None:
+    # audit 23 J1: one source (said, or left out and so the card's) is one limit, by rule
+    path = _events(
+        tmp_path,
+        f"  - {{step: before-acting, damage: {{to: Amiri, amount: 2, type: fire{source}}}}}\n"
+        f"  - {{step: before-acting, damage: {{to: Amiri, amount: 1, type: acid{source}}}}}\n"
+        "  - {step: before-acting, play: {by: Amiri, card: Chain Mail, type: armor, reduces: Amiri}}\n"
+        "  - {step: before-acting, play: {by: Amiri, card: Leather Armor, type: armor, reduces: Amiri}}\n",
+    )
+    ruling = check_file(path)
+    assert ruling.verdict is Verdict.ILLEGAL and ruling.state["events"][3] == "illegal"
+    assert [s.clause for s in ruling.steps if s.decides] == ["damage.type-limit"]
+
+
+def test_one_source_merges_only_the_damage_of_that_source(tmp_path: Path) -> None:
+    # audit 23 J2: a location's damage earlier is another source, under either reading
+    path = _events(
+        tmp_path,
+        "  - {step: encounter, damage: {to: Amiri, amount: 1, type: acid, source: Acid Pit}}\n"
+        "  - {step: encounter, play: {by: Amiri, card: Chain Mail, type: armor, reduces: Amiri, for: damage}}\n"
+        "  - {step: before-acting, damage: {to: Amiri, amount: 2, type: fire}}\n"
+        "  - {step: before-acting, play: {by: Amiri, card: Leather Armor, type: armor, reduces: Amiri}}\n",
+    )
+    assert check_file(path, [("damage-instances", "one-source")]).state["events"][3] == "legal"
+
+
+@pytest.mark.parametrize("won", [True, False])
+def test_a_play_on_a_check_after_the_encounter_is_illegal(tmp_path: Path, won: bool) -> None:
+    # audit 23 J3: it was legal, citing a clause that gives no such permission
+    total = 10 if won else 8
+    path = _events(
+        tmp_path,
+        f"  - {{step: check, result: {{by: Amiri, total: {total}}}}}\n"
+        "  - {step: after-encounter, play: {by: Amiri, card: Blessing of the Gods, type: blessing}}\n",
+    )
+    ruling = check_file(path)
+    assert ruling.state["events"][1] == "illegal"
+    assert [s.clause for s in ruling.steps if s.decides] == ["check.sub-steps"]

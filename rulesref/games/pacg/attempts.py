@@ -303,7 +303,7 @@ def _check_damage(
             f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other check of "
             "the chain.",
         )
-    enc.deal(event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}")
+    enc.deal(event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}", s.card.name)
     how_much = (
         f"{amount} {s.card.damage_type.capitalize()} damage"
         if amount is not None
@@ -369,8 +369,10 @@ def judge_damage(
     damage: Damage,
 ) -> Verdict:
     """Damage dealt by the card or an effect: recorded, so reductions can answer it."""
-    earlier = [d for d in enc.damage if d.step is not step]
-    enc.deal(event.index, step, where, damage.to, damage.amount, damage.type, damage.source or f"event {event.number}")
+    dealer = damage.source or s.card.name  # damage said of no one is the encountered card's
+    earlier = [d for d in enc.damage if d.step is not step and d.dealer == dealer]  # the same source, earlier
+    source = damage.source or f"event {event.number}"
+    enc.deal(event.index, step, where, damage.to, damage.amount, damage.type, source, dealer)
     amount = f"{damage.amount} " if damage.amount is not None else ""
     said = f"{amount}{damage.type.capitalize()} damage to {', '.join(damage.to)}"
     if earlier:
@@ -380,7 +382,7 @@ def judge_damage(
             {
                 "separate": f"{said}: a separate instance of damage from the earlier one, with its own reduction "
                 "plays.",
-                "one-source": f"{said}: the same source as the card's earlier damage, sharing its reduction plays.",
+                "one-source": f"{said}: the same source as its earlier damage, sharing its reduction plays.",
             },
         )
         return Verdict.LEGAL

@@ -259,7 +259,7 @@ def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict
         if option is None:
             return Verdict.UNDETERMINED
         clash = per_check if option == "per-check" else per_step
-    return _decide(judge, new, clash, said)
+    return _decide(judge, enc, new, clash, said)
 
 
 def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict | None:
@@ -268,10 +268,16 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
     Whether that earlier damage is another source, with its own count, is open
     (damage.separate-instances); None when the reading lets this play go on to the limit.
     """
+    # one source's damage in several steps: another source's is never merged with it
+    here = _source_of(enc, new.source)
     earlier = [
         p
         for p in enc.plays
-        if p.type == new.type and not p.freely and p.reduces == new.reduces and p.source != new.source
+        if p.type == new.type
+        and not p.freely
+        and p.reduces == new.reduces
+        and p.source != new.source
+        and _source_of(enc, p.source) == here
     ]
     if not earlier:
         return None
@@ -281,13 +287,12 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
         "damage-instances",
         "damage.separate-instances",
         legal={
-            "separate": f"{said}: {first.by} played {first.card} against {new.reduces}'s damage in the "
+            "separate": f"{said}: {first.by} played {first.card} against {new.reduces}'s damage from {here} in the "
             f"{first.step.value} step, but each instance of damage is its own source with its own reduction plays.",
         },
         illegal={
-            "one-source": f"{said}: {already}, against {new.reduces}'s damage ({_source_of(enc, first.source)}) "
-            f"in the {first.step.value} step, taken as this card's, and all of a card's damage is one source "
-            "for the one-per-type limit.",
+            "one-source": f"{said}: {already}, against {new.reduces}'s damage from {here} in the "
+            f"{first.step.value} step, and all of one source's damage counts once for the one-per-type limit.",
         },
         about=said,
     )
@@ -295,15 +300,15 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
 
 
 def _source_of(enc: Encounter, damage: int | None) -> str:
-    """How the scenario describes the damage a play reduced (DamageDealt.source), by its id."""
-    return next((d.source for d in enc.damage if d.id == damage), "damage")
+    """The card or effect that dealt the damage a play reduces (DamageDealt.dealer), by its id."""
+    return next((d.dealer for d in enc.damage if d.id == damage), "damage")
 
 
 def _already(first: Played, new: Played) -> str:
     return f"{first.by} already played {first.card}, {indefinite(new.type)}"
 
 
-def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdict:
+def _decide(judge: Judge, enc: Encounter, new: Played, clash: list[Played], said: str) -> Verdict:
     if not clash:
         if new.reduces is not None:
             return judge.legal(
@@ -314,13 +319,18 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
             "encounter.boon-limit",
             f"{said}: the first {new.type} the party plays on this check or step, so within the limit of one per type.",
         )
+    here = _source_of(enc, new.source)
     if new.reduces is not None and all(
-        p.reduces is not None and (p.source, p.reduces) != (new.source, new.reduces) for p in clash
+        p.reduces is not None and (_source_of(enc, p.source), p.reduces) != (here, new.reduces) for p in clash
     ):
         # only other damage was reduced so far (another character's, another source's): does the
         # party share one limit in the step, or does each character's damage from each source
         # have its own? (open)
-        other = "the same source's damage to another character" if clash[0].source == new.source else "other damage"
+        other = (
+            "the same source's damage to another character"
+            if _source_of(enc, clash[0].source) == here
+            else "other damage"
+        )
         return judge.by_reading(
             "damage-limit",
             "damage.type-limit",
@@ -345,7 +355,7 @@ def _decide(judge: Judge, new: Played, clash: list[Played], said: str) -> Verdic
             )
         return judge.illegal(
             "damage.type-limit",
-            f"{said}: {already}, against the same damage to {new.reduces}; "
+            f"{said}: {already}, against {new.reduces}'s damage from the same source ({here}); "
             "only one boon of each type may affect one character's damage from one source.",
         )
     return judge.illegal(

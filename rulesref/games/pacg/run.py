@@ -195,6 +195,12 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
                 "turn.end-of-turn",
                 f"{who}'s play comes at the end of a turn a power forced to end, where no cards or powers may be used.",
             )
+        if a.purpose == "check":
+            return judge.illegal(
+                "check.sub-steps",
+                f"{who} plays on a check after the encounter: no check of the encounter is left to roll, and a "
+                "card or power that affects a check is played before that check's dice are rolled.",
+            )
         return judge.legal(
             "play.what-is-playing",
             f"{who}'s play comes after the encounter, so the encounter's step limits no longer apply to it.",

@@ -115,6 +115,9 @@ class DamageDealt:
     amount: int | None
     type: str
     source: str
+    """How the state names it: the event's ``source``, or the check failed."""
+    dealer: str = ""
+    """The card or effect that deals it, for "one source" (the encountered card unless said)."""
     open: bool = False
     """Dealt only on one option of an open point (a reroll left open would take its place)."""
 
@@ -191,9 +194,10 @@ class Encounter:
         amount: int | None,
         type: str,
         source: str,
+        dealer: str,
     ) -> None:
         """Record damage dealt, with an id no damage of this encounter had before."""
-        self.damage.append(DamageDealt(self.damage_count, event, step, check, to, amount, type, source))
+        self.damage.append(DamageDealt(self.damage_count, event, step, check, to, amount, type, source, dealer))
         self.damage_count += 1
 
     def roll(self, step: EncounterStep, check: int | str | None) -> None:
