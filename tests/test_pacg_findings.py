@@ -341,3 +341,55 @@ def test_a_play_on_a_check_after_the_encounter_is_illegal(tmp_path: Path, won: b
     ruling = check_file(path)
     assert ruling.state["events"][1] == "illegal"
     assert [s.clause for s in ruling.steps if s.decides] == ["check.sub-steps"]
+
+
+@pytest.mark.parametrize(
+    ("events", "clause"),
+    [
+        # two armors against one source's damage after the encounter (audit 24 N1)
+        (
+            "  - {step: after-encounter, damage: {to: Amiri, amount: 3, type: fire, source: Trap}}\n"
+            "  - {step: after-encounter, play: {by: Amiri, card: Chain Mail, type: armor, reduces: Amiri}}\n"
+            "  - {step: after-encounter, play: {by: Amiri, card: Leather Armor, type: armor, reduces: Amiri}}\n",
+            "damage.type-limit",
+        ),
+        # a Combat-only armor against fire damage after the encounter (N1)
+        (
+            "  - {step: after-encounter, damage: {to: Amiri, amount: 3, type: fire, source: Trap}}\n"
+            "  - {step: after-encounter, play: {by: Amiri, card: Leather Armor, type: armor, reduces: Amiri, "
+            "damage-type: combat}}\n",
+            "damage.responses",
+        ),
+        # a reduction after the encounter with no damage dealt after it (N2)
+        (
+            "  - {step: after-encounter, play: {by: Amiri, card: Chain Mail, type: armor, reduces: Amiri}}\n",
+            "damage.responses",
+        ),
+        ("  - {step: after-encounter, power: {by: Amiri, power: Thick Skin, for: damage}}\n", "damage.responses"),
+    ],
+)
+def test_the_damage_rules_hold_after_the_encounter(tmp_path: Path, events: str, clause: str) -> None:
+    ruling = check_file(_events(tmp_path, "  - {step: check, result: {by: Amiri, total: 10}}\n" + events))
+    assert ruling.verdict is Verdict.ILLEGAL
+    assert [s.clause for s in ruling.steps if s.decides] == [clause]
+
+
+def test_a_source_is_one_source_however_it_is_capitalised(tmp_path: Path) -> None:
+    # audit 24 N3, N5: the card's name in lower case, and no source at all, are the card
+    path = _events(
+        tmp_path,
+        "  - {step: before-acting, damage: {to: Amiri, amount: 2, type: fire, source: fire beetle swarm}}\n"
+        "  - {step: before-acting, damage: {to: Amiri, amount: 1, type: fire}}\n"
+        "  - {step: before-acting, play: {by: Amiri, card: Chain Mail, type: armor, reduces: Amiri}}\n"
+        "  - {step: before-acting, play: {by: Amiri, card: Leather Armor, type: armor, reduces: Amiri}}\n",
+    )
+    ruling = check_file(path)
+    assert ruling.state["events"][3] == "illegal"
+    assert [d["source"] for d in ruling.state["damage"]] == ["fire beetle swarm", "Fire Beetle Swarm"]
+
+
+def test_effect_damage_in_a_check_step_cites_what_may_respond_to_damage(tmp_path: Path) -> None:
+    # audit 24 N4: check.damage is the failed check's own damage
+    path = _events(tmp_path, "  - {step: check, damage: {to: Amiri, amount: 1, type: fire}}\n")
+    steps = [s for s in check_file(path).steps if "damage to Amiri" in s.says]
+    assert [s.clause for s in steps] == ["damage.responses"]

@@ -370,9 +370,8 @@ def judge_damage(
 ) -> Verdict:
     """Damage dealt by the card or an effect: recorded, so reductions can answer it."""
     dealer = damage.source or s.card.name  # damage said of no one is the encountered card's
-    earlier = [d for d in enc.damage if d.step is not step and d.dealer == dealer]  # the same source, earlier
-    source = damage.source or f"event {event.number}"
-    enc.deal(event.index, step, where, damage.to, damage.amount, damage.type, source, dealer)
+    earlier = [d for d in enc.damage if d.step is not step and d.dealer.casefold() == dealer.casefold()]
+    enc.deal(event.index, step, where, damage.to, damage.amount, damage.type, dealer, dealer)
     amount = f"{damage.amount} " if damage.amount is not None else ""
     said = f"{amount}{damage.type.capitalize()} damage to {', '.join(damage.to)}"
     if earlier:
@@ -386,7 +385,8 @@ def judge_damage(
             },
         )
         return Verdict.LEGAL
-    # damage.responses says what may respond to damage; the side steps' own rule text is
-    # not in the sources, so their clauses are not cited for it
-    clause = "check.damage" if step in CHECK_STEPS else "damage.responses"
-    return judge.legal(clause, f"{said}; cards that reduce this type of damage (or any damage) may respond to it.")
+    # damage.responses says what may respond to damage dealt by an effect, in any step; check.damage
+    # is the failed check's own damage, which judge_result deals
+    return judge.legal(
+        "damage.responses", f"{said}; cards that reduce this type of damage (or any damage) may respond to it."
+    )

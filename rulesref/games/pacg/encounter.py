@@ -364,8 +364,8 @@ class Walk:
                     "resolved.",
                 },
                 illegal={
-                    "evasion-step": f"{said} in the {step.value} step: a plain evade works only in the evasion step; a "
-                    "later evasion needs a card that names that moment.",
+                    "evasion-step": f"{said} in the {step.value} step: a plain evade works only in the evasion step; "
+                    "an evasion at another moment needs a card that names it.",
                 },
             )
             if timing is not Verdict.LEGAL:

@@ -277,7 +277,7 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
         and not p.freely
         and p.reduces == new.reduces
         and p.source != new.source
-        and _source_of(enc, p.source) == here
+        and _same_source(enc, p.source, new.source)
     ]
     if not earlier:
         return None
@@ -304,7 +304,46 @@ def _source_of(enc: Encounter, damage: int | None) -> str:
     return next((d.dealer for d in enc.damage if d.id == damage), "damage")
 
 
-def _already(first: Played, new: Played) -> str:
+def _same_source(enc: Encounter, one: int | None, other: int | None) -> bool:
+    """Whether two damages came from one source: one name, however it is capitalised."""
+    return _source_of(enc, one).casefold() == _source_of(enc, other).casefold()
+
+
+def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, said: str) -> Verdict:
+    """A boon played against damage dealt after the encounter: the damage rules still hold there
+    (something to reduce, of its type; one boon of each type per character per source), though
+    the encounter's step limits do not."""
+    step = EncounterStep.AFTER_ENCOUNTER
+    source, why = _damage_for(enc, step, None, play)
+    if source is None:
+        return judge.illegal("damage.responses", f"{said}: {why}")
+    here = _source_of(enc, source.id)
+    first = next(
+        (
+            q
+            for q in enc.plays
+            if q.step is step
+            and q.type == play.type
+            and not q.freely
+            and q.reduces == play.reduces
+            and _same_source(enc, q.source, source.id)
+        ),
+        None,
+    )
+    if first is not None and not play.freely:
+        return judge.illegal(
+            "damage.type-limit",
+            f"{said}: {_already(first, play)}, against {play.reduces}'s damage from the same source ({here}); "
+            "only one boon of each type may affect one character's damage from one source.",
+        )
+    enc.plays.append(Played(event, play.by, play.card, play.type, step, None, play.freely, play.reduces, source.id))
+    return judge.legal(
+        "damage.type-limit",
+        f"{said} to reduce the damage to {play.reduces}: the first {play.type} against it, within the limit.",
+    )
+
+
+def _already(first: Played, new: Played | Play) -> str:
     return f"{first.by} already played {first.card}, {indefinite(new.type)}"
 
 
@@ -321,14 +360,15 @@ def _decide(judge: Judge, enc: Encounter, new: Played, clash: list[Played], said
         )
     here = _source_of(enc, new.source)
     if new.reduces is not None and all(
-        p.reduces is not None and (_source_of(enc, p.source), p.reduces) != (here, new.reduces) for p in clash
+        p.reduces is not None and (p.reduces != new.reduces or not _same_source(enc, p.source, new.source))
+        for p in clash
     ):
         # only other damage was reduced so far (another character's, another source's): does the
         # party share one limit in the step, or does each character's damage from each source
         # have its own? (open)
         other = (
             "the same source's damage to another character"
-            if _source_of(enc, clash[0].source) == here
+            if _same_source(enc, clash[0].source, new.source)
             else "other damage"
         )
         return judge.by_reading(

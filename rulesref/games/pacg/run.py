@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesref.games.pacg import attempts, plays
 from rulesref.games.pacg import events as ev
 from rulesref.games.pacg.encounter import Walk
 from rulesref.games.pacg.judge import Judge
@@ -135,6 +136,9 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         return judge.illegal(
             "step.order", f"a {event.kind} belongs to the encounter's steps, and the encounter is over."
         )
+    if isinstance(a, ev.Damage):
+        # recorded against the last encounter, so the plays that answer it meet the damage rules
+        return attempts.judge_damage(judge, s, last, event, EncounterStep.AFTER_ENCOUNTER, None, a)
     mover = next((w.enc for w in walks if w.enc.moved), None)
     if isinstance(a, ev.Effect) and mover is not None:
         # encounter.move-cancels-after: cancelled whether or not play goes on after a win, so the
@@ -194,6 +198,15 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             return judge.illegal(
                 "turn.end-of-turn",
                 f"{who}'s play comes at the end of a turn a power forced to end, where no cards or powers may be used.",
+            )
+        if isinstance(a, ev.Play) and a.reduces is not None:
+            said = f"{who} plays {a.card} ({a.type}{', freely' if a.freely else ''})"
+            return plays.judge_reduction_after(judge, last, a, event.index, said)
+        if a.purpose == "damage" and not any(d.step is EncounterStep.AFTER_ENCOUNTER for d in last.damage):
+            return judge.illegal(
+                "damage.responses",
+                f"{who} uses {a.power if isinstance(a, ev.Power) else a.card} against damage after the encounter, "
+                "where no damage has been dealt: only plays that affect the damage being dealt may respond to it.",
             )
         if a.purpose == "check":
             return judge.illegal(
