@@ -126,9 +126,7 @@ def test_an_open_reroll_that_would_succeed_leaves_the_fate_unknown() -> None:
     assert ruling.state["card"] == {"name": "Ogre", "outcome": "unknown", "at": "unknown"}
     assert "undefeated" not in ruling.summary and "shuffled" not in ruling.summary
     assert "not settled" in ruling.summary
-    assert ruling.state["damage"] == [
-        {"to": "Amiri", "type": "combat", "source": "failed Combat 13", "amount": 4, "open": True}
-    ]
+    assert ruling.state["damage"] == [{"to": "Amiri", "type": "combat", "source": "Ogre", "amount": 4, "open": True}]
 
 
 @pytest.mark.parametrize(

@@ -304,7 +304,7 @@ def test_ruling_states_each_event_the_steps_and_the_card(tmp_path: Path) -> None
         "avenge",
     ]
     assert ruling.state["card"] == {"name": "Boggart", "outcome": "undefeated", "at": "location"}
-    assert ruling.state["damage"] == [{"to": "Amiri", "type": "combat", "source": "failed Combat 10", "amount": 2}]
+    assert ruling.state["damage"] == [{"to": "Amiri", "type": "combat", "source": "Boggart", "amount": 2}]
     assert {8, 9, 11, 12} <= set(ruling.pages)
     illegal = [s for s in ruling.steps if "illegal" in s.says]
     assert [s.clause for s in illegal] == ["encounter.boon-limit"]

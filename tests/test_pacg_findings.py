@@ -85,7 +85,7 @@ def test_a_reroll_replaces_the_damage_of_the_roll_it_replaces() -> None:
     assert _rule("hero-point-reroll").state["damage"] == []
     late = _rule("reroll-after-damage-reduced")
     assert late.state["events"] == ["legal", "legal", "illegal"]
-    assert late.state["damage"] == [{"to": "Valeros", "type": "combat", "source": "failed Combat 12", "amount": 3}]
+    assert late.state["damage"] == [{"to": "Valeros", "type": "combat", "source": "Ogre", "amount": 3}]
 
 
 def test_a_card_used_for_a_second_power_cites_one_power_per_play_and_a_second_reveal_cites_reveal() -> None:
@@ -393,3 +393,41 @@ def test_effect_damage_in_a_check_step_cites_what_may_respond_to_damage(tmp_path
     path = _events(tmp_path, "  - {step: check, damage: {to: Amiri, amount: 1, type: fire}}\n")
     steps = [s for s in check_file(path).steps if "damage to Amiri" in s.says]
     assert [s.clause for s in steps] == ["damage.responses"]
+
+
+@pytest.mark.parametrize(
+    ("before", "clause"),
+    [
+        # the encountering character moved: what follows the encounter does not happen (audit 25 G1)
+        (
+            "  - {step: check, move: {by: Amiri}}\n  - {step: check, result: {by: Amiri, total: 10}}\n",
+            "encounter.move-cancels-after",
+        ),
+        # the card was evaded: none of its other powers take effect (G4)
+        ("  - {step: evasion, evade: {by: Amiri}}\n", "step.evasion"),
+    ],
+)
+def test_damage_after_the_encounter_is_ruled_like_what_else_follows_it(
+    tmp_path: Path, before: str, clause: str
+) -> None:
+    path = _events(tmp_path, before + "  - {step: after-encounter, damage: {to: Amiri, amount: 1, type: fire}}\n")
+    ruling = check_file(path)
+    assert ruling.state["events"][-1] == "illegal"
+    assert [s.clause for s in ruling.steps if s.decides][-1] == clause
+    assert ruling.state["damage"] == []
+
+
+def test_one_source_damaging_two_characters_after_the_encounter_rests_on_the_reading(tmp_path: Path) -> None:
+    # audit 25 G3: as in the encounter's steps
+    path = tmp_path / "two.yaml"
+    path.write_text(
+        "game: pacg\ntitle: t\ncharacter: Amiri\nlocal: [Lem]\ncard: {name: Goblin, type: monster}\n"
+        "checks: Combat 9\nevents:\n  - {step: check, result: {by: Amiri, total: 10}}\n"
+        "  - {step: after-encounter, damage: {to: [Amiri, Lem], amount: 2, type: fire, source: Trap}}\n"
+        "  - {step: after-encounter, play: {by: Lem, card: Ward, type: spell, reduces: Lem}}\n"
+        "  - {step: after-encounter, play: {by: Amiri, card: Ward Two, type: spell, reduces: Amiri}}\n",
+        encoding="utf-8",
+    )
+    assert check_file(path).verdict is Verdict.UNDETERMINED
+    assert check_file(path, [("damage-limit", "shared")]).state["events"][-1] == "illegal"
+    assert check_file(path, [("damage-limit", "per-character")]).state["events"][-1] == "legal"

@@ -303,7 +303,7 @@ def _check_damage(
             f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other check of "
             "the chain.",
         )
-    enc.deal(event.index, step, k, (result.by,), amount, s.card.damage_type, f"failed {check}", s.card.name)
+    enc.deal(event.index, step, k, (result.by,), amount, s.card.damage_type, s.card.name, s.card.name)
     how_much = (
         f"{amount} {s.card.damage_type.capitalize()} damage"
         if amount is not None

@@ -317,7 +317,6 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
     source, why = _damage_for(enc, step, None, play)
     if source is None:
         return judge.illegal("damage.responses", f"{said}: {why}")
-    here = _source_of(enc, source.id)
     first = next(
         (
             q
@@ -330,13 +329,47 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
         ),
         None,
     )
-    if first is not None and not play.freely:
+    record = Played(event, play.by, play.card, play.type, step, None, play.freely, play.reduces, source.id)
+    if play.freely:
+        enc.plays.append(record)
+        return judge.legal(
+            "play.played-freely",
+            f"{said}: a play made freely does not count toward the one-{play.type} limit on this damage.",
+        )
+    if first is not None:
         return judge.illegal(
             "damage.type-limit",
-            f"{said}: {_already(first, play)}, against {play.reduces}'s damage from the same source ({here}); "
-            "only one boon of each type may affect one character's damage from one source.",
+            f"{said}: {_already(first, play)}, against {play.reduces}'s damage from the same source "
+            f"({source.dealer}); only one boon of each type may affect one character's damage from one source.",
         )
-    enc.plays.append(Played(event, play.by, play.card, play.type, step, None, play.freely, play.reduces, source.id))
+    others = [
+        q
+        for q in enc.plays
+        if q.step is step
+        and q.type == play.type
+        and not q.freely
+        and q.reduces not in (None, play.reduces)
+        and _same_source(enc, q.source, source.id)
+    ]
+    if others:
+        # one source damaging several characters: each their own limit, or one shared? (open)
+        verdict = judge.by_reading(
+            "damage-limit",
+            "damage.type-limit",
+            legal={
+                "per-character": f"{said} against the damage to {play.reduces}: each character's damage from each "
+                f"source has its own one-{play.type} limit.",
+            },
+            illegal={
+                "shared": f"{said}: {others[0].by} already played {others[0].card} against the same source's damage "
+                f"to another character, and the party shares one {play.type} against it.",
+            },
+            about=said,
+        )
+        if verdict is Verdict.LEGAL:
+            enc.plays.append(record)
+        return verdict
+    enc.plays.append(record)
     return judge.legal(
         "damage.type-limit",
         f"{said} to reduce the damage to {play.reduces}: the first {play.type} against it, within the limit.",

@@ -136,17 +136,19 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         return judge.illegal(
             "step.order", f"a {event.kind} belongs to the encounter's steps, and the encounter is over."
         )
-    if isinstance(a, ev.Damage):
-        # recorded against the last encounter, so the plays that answer it meet the damage rules
-        return attempts.judge_damage(judge, s, last, event, EncounterStep.AFTER_ENCOUNTER, None, a)
+    # damage after the encounter comes from an effect timed for then, and is ruled like one
+    timed = isinstance(a, (ev.Effect, ev.Damage))
+    name = (
+        a.name if isinstance(a, ev.Effect) else f"the damage to {', '.join(a.to)}" if isinstance(a, ev.Damage) else ""
+    )
     mover = next((w.enc for w in walks if w.enc.moved), None)
-    if isinstance(a, ev.Effect) and mover is not None:
+    if timed and mover is not None:
         # encounter.move-cancels-after: cancelled whether or not play goes on after a win, so the
         # after-win reading (if the party won) would rule the same on both options and is not asked
         how = "had to move when the location closed" if mover.location_closed else "moved during the encounter"
         return judge.illegal(
             "encounter.move-cancels-after",
-            f"{a.name} would happen after the encounter, but {mover.who} {how}, so it does not happen.",
+            f"{name} would happen after the encounter, but {mover.who} {how}, so it does not happen.",
         )
     if last.over is Over.WON:
         verdict = judge.by_reading(
@@ -179,14 +181,23 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             legal="won or not, the turn still goes on, so this may still happen.",
         )
     unsure = s.card.villain and not s.card.summoned and any(w.enc.outcome is CardOutcome.UNKNOWN for w in walks)
-    if isinstance(a, ev.Effect) and unsure:
+    if timed and unsure:
         # a defeated villain's location closes and everyone there must move, which would cancel it
         judge.open(
             "encounter.move-cancels-after",
-            f"{a.name} would happen after the encounter, but whether {s.card.name} was defeated is not settled "
+            f"{name} would happen after the encounter, but whether {s.card.name} was defeated is not settled "
             "(above); if it was, its location closes and everyone there must move, which cancels this.",
         )
         return Verdict.UNDETERMINED
+    if isinstance(a, ev.Damage):
+        if last.over is Over.EVADED and (a.source or s.card.name).casefold() == s.card.name.casefold():
+            return judge.illegal(
+                "step.evasion",
+                f"{name} would come from {s.card.name}, which was evaded: none of an evaded card's other powers "
+                "take effect.",
+            )
+        # recorded against the last encounter, so the plays that answer it meet the damage rules
+        return attempts.judge_damage(judge, s, last, event, EncounterStep.AFTER_ENCOUNTER, None, a)
     if isinstance(a, ev.Effect):
         return judge.legal(
             "encounter.move-cancels-after",
