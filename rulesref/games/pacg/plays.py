@@ -353,19 +353,7 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
     ]
     if others:
         # one source damaging several characters: each their own limit, or one shared? (open)
-        verdict = judge.by_reading(
-            "damage-limit",
-            "damage.type-limit",
-            legal={
-                "per-character": f"{said} against the damage to {play.reduces}: each character's damage from each "
-                f"source has its own one-{play.type} limit.",
-            },
-            illegal={
-                "shared": f"{said}: {others[0].by} already played {others[0].card} against the same source's damage "
-                f"to another character, and the party shares one {play.type} against it.",
-            },
-            about=said,
-        )
+        verdict = _damage_limit(judge, said, play, others[0], "the same source's damage to another character")
         if verdict is Verdict.LEGAL:
             enc.plays.append(record)
         return verdict
@@ -373,6 +361,24 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
     return judge.legal(
         "damage.type-limit",
         f"{said} to reduce the damage to {play.reduces}: the first {play.type} against it, within the limit.",
+    )
+
+
+def _damage_limit(judge: Judge, said: str, new: Played | Play, first: Played, against: str) -> Verdict:
+    """Reading damage-limit: ``first`` already reduced other damage (``against`` says which) of
+    the type ``new`` is; does each character's damage from each source have its own limit?"""
+    return judge.by_reading(
+        "damage-limit",
+        "damage.type-limit",
+        legal={
+            "per-character": f"{said} against the damage to {new.reduces}: each character's damage from each "
+            f"source has its own one-{new.type} limit.",
+        },
+        illegal={
+            "shared": f"{said}: {first.by} already played {first.card} against {against}, and the party shares "
+            f"one {new.type} for that damage.",
+        },
+        about=said,
     )
 
 
@@ -404,19 +410,7 @@ def _decide(judge: Judge, enc: Encounter, new: Played, clash: list[Played], said
             if _same_source(enc, clash[0].source, new.source)
             else "other damage"
         )
-        return judge.by_reading(
-            "damage-limit",
-            "damage.type-limit",
-            legal={
-                "per-character": f"{said} against the damage to {new.reduces}: each character's damage from each "
-                f"source has its own one-{new.type} limit.",
-            },
-            illegal={
-                "shared": f"{said}: {clash[0].by} already played {clash[0].card} against {other} in this step, and "
-                f"the party shares one {new.type} for the damage there.",
-            },
-            about=said,
-        )
+        return _damage_limit(judge, said, new, clash[0], f"{other} in this step")
     first = clash[0]
     already = _already(first, new)
     if new.reduces is not None:
