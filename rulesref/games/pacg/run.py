@@ -142,6 +142,13 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         a.name if isinstance(a, ev.Effect) else f"the damage to {', '.join(a.to)}" if isinstance(a, ev.Damage) else ""
     )
     mover = next((w.enc for w in walks if w.enc.moved), None)
+    if timed and mover is None and any(w.enc.over is Over.FORCED for w in walks):
+        judge.open(
+            "open.after-forced-end",
+            f"{name} would happen after the encounter, which a forced end of turn ended; whether it still "
+            "happens is not settled.",
+        )
+        return Verdict.UNDETERMINED
     if timed and mover is not None:
         # encounter.move-cancels-after: cancelled whether or not play goes on after a win, so the
         # after-win reading (if the party won) would rule the same on both options and is not asked
@@ -187,6 +194,20 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             "encounter.move-cancels-after",
             f"{name} would happen after the encounter, but whether {s.card.name} was defeated is not settled "
             "(above); if it was, its location closes and everyone there must move, which cancels this.",
+        )
+        return Verdict.UNDETERMINED
+    if isinstance(a, ev.Effect) and last.over is Over.EVADED:
+        # none of an evaded card's other powers take effect; an effect names its card only in its words
+        if s.card.name.casefold() in a.name.casefold():
+            return judge.illegal(
+                "step.evasion",
+                f"{name} is a power of {s.card.name}, which was evaded: none of an evaded card's other powers "
+                "take effect.",
+            )
+        judge.open(
+            "step.evasion",
+            f"{name} would happen after {s.card.name} was evaded: if it is one of {s.card.name}'s own powers it "
+            "does not take effect, and the events do not say whose it is.",
         )
         return Verdict.UNDETERMINED
     if isinstance(a, ev.Damage):
