@@ -198,7 +198,9 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
         return Verdict.UNDETERMINED
     if isinstance(a, ev.Effect) and last.over is Over.EVADED:
         # none of an evaded card's other powers take effect; an effect names its card only in its words
-        if s.card.name.casefold() in a.name.casefold():
+        card = s.card.name.casefold()
+        said = a.name.casefold().strip()
+        if said == card or said.startswith((f"{card}'s ", f"{card}’s ")):  # "Rat", "Rat's power"
             return judge.illegal(
                 "step.evasion",
                 f"{name} is a power of {s.card.name}, which was evaded: none of an evaded card's other powers "
