@@ -317,18 +317,13 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
     source, why = _damage_for(enc, step, None, play)
     if source is None:
         return judge.illegal("damage.responses", f"{said}: {why}")
-    first = next(
-        (
-            q
-            for q in enc.plays
-            if q.step is step
-            and q.type == play.type
-            and not q.freely
-            and q.reduces == play.reduces
-            and _same_source(enc, q.source, source.id)
-        ),
-        None,
-    )
+    # the boons of this type already counted against this source's damage after the encounter
+    counted = [
+        q
+        for q in enc.plays
+        if q.step is step and q.type == play.type and not q.freely and _same_source(enc, q.source, source.id)
+    ]
+    first = next((q for q in counted if q.reduces == play.reduces), None)
     record = Played(event, play.by, play.card, play.type, step, None, play.freely, play.reduces, source.id)
     if play.freely:
         enc.plays.append(record)
@@ -342,15 +337,7 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
             f"{said}: {_already(first, play)}, against {play.reduces}'s damage from the same source "
             f"({source.dealer}); only one boon of each type may affect one character's damage from one source.",
         )
-    others = [
-        q
-        for q in enc.plays
-        if q.step is step
-        and q.type == play.type
-        and not q.freely
-        and q.reduces not in (None, play.reduces)
-        and _same_source(enc, q.source, source.id)
-    ]
+    others = [q for q in counted if q.reduces is not None]  # another character's: first is None here
     if others:
         # one source damaging several characters: each their own limit, or one shared? (open)
         verdict = _damage_limit(judge, said, play, others[0], "the same source's damage to another character")
@@ -397,7 +384,6 @@ def _decide(judge: Judge, enc: Encounter, new: Played, clash: list[Played], said
             "encounter.boon-limit",
             f"{said}: the first {new.type} the party plays on this check or step, so within the limit of one per type.",
         )
-    here = _source_of(enc, new.source)
     if new.reduces is not None and all(
         p.reduces is not None and (p.reduces != new.reduces or not _same_source(enc, p.source, new.source))
         for p in clash
@@ -422,7 +408,7 @@ def _decide(judge: Judge, enc: Encounter, new: Played, clash: list[Played], said
             )
         return judge.illegal(
             "damage.type-limit",
-            f"{said}: {already}, against {new.reduces}'s damage from the same source ({here}); "
+            f"{said}: {already}, against {new.reduces}'s damage from the same source ({_source_of(enc, new.source)}); "
             "only one boon of each type may affect one character's damage from one source.",
         )
     return judge.illegal(
