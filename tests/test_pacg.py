@@ -402,7 +402,7 @@ def test_no_step_rules_on_an_open_question_as_if_it_were_a_rule(scenario: Path) 
         ("evade-after-resolving", "step.evasion-timing", "evade-timing=evasion-step"),
         ("check-attempted-twice", "open.check-attempts", "check-attempts=once-each"),
         ("check-attempted-twice-again-allowed", "open.check-attempts", "check-attempts=again-allowed"),
-        ("then-chain-attempt-after-fail", "open.check-attempts", "check-attempts=once-each"),
+        ("then-chain-attempt-after-fail", "open.check-attempts", "chain-damage=attempter"),
         ("when-you-encounter-then-evade", "step.when-you-encounter", "encounter-effects-evaded=still-apply"),
         ("when-you-encounter-then-evade-undone", "step.when-you-encounter", "encounter-effects-evaded=undone"),
     ],

@@ -431,3 +431,58 @@ def test_one_source_damaging_two_characters_after_the_encounter_rests_on_the_rea
     assert check_file(path).verdict is Verdict.UNDETERMINED
     assert check_file(path, [("damage-limit", "shared")]).state["events"][-1] == "illegal"
     assert check_file(path, [("damage-limit", "per-character")]).state["events"][-1] == "legal"
+
+
+@pytest.mark.parametrize(("option", "verdict"), [("separate", "legal"), ("one-source", "illegal")])
+def test_a_reduction_after_the_encounter_counts_the_same_card_s_reductions_during_it(
+    tmp_path: Path, option: str, verdict: str
+) -> None:
+    # audit 28 F1: the armor played in the encounter counts against the card's later damage
+    # when all of one source's damage is one instance
+    path = _events(
+        tmp_path,
+        "  - {step: before-acting, damage: {to: Amiri, amount: 1, type: combat}}\n"
+        "  - {step: before-acting, play: {by: Amiri, card: Leather Armor, type: armor, reduces: Amiri}}\n"
+        "  - {step: check, result: {by: Amiri, total: 10}}\n"
+        "  - {step: after-encounter, damage: {to: Amiri, amount: 1, type: combat}}\n"
+        "  - {step: after-encounter, play: {by: Amiri, card: Chain Mail, type: armor, reduces: Amiri}}\n",
+    )
+    ruling = check_file(path, [("damage-instances", option)])
+    assert ruling.state["events"][-1] == verdict
+    last = [s for s in ruling.steps if "Chain Mail" in s.says]
+    assert (last[0].clause, last[0].reading) == ("damage.separate-instances", f"damage-instances={option}")
+
+
+@pytest.mark.parametrize("by", ["Amiri", "Valeros"])
+def test_a_guard_by_a_character_with_the_villain_says_where_they_are(tmp_path: Path, by: str) -> None:
+    # audit 28 F2: the target is distant; the one guarding is not
+    path = tmp_path / "guard.yaml"
+    path.write_text(
+        "game: pacg\ntitle: t\ncharacter: Amiri\nlocal: [Valeros]\n"
+        "card: {name: Bandit Lord, type: monster, villain: true}\nchecks: Combat 12\nlocation: Farmhouse\n"
+        f"distant: {{Woods: [Seelah]}}\nevents:\n  - {{step: guard, guard: {{by: {by}, location: Woods}}}}\n",
+        encoding="utf-8",
+    )
+    ruling = check_file(path)
+    assert ruling.state["events"] == ["illegal"]
+    said = next(s.says for s in ruling.steps if s.decides)
+    assert f"{by} is at Farmhouse, with the villain" in said
+    assert "villain's own location" not in said
+
+
+@pytest.mark.parametrize(("option", "taker"), [("attempter", "Lem"), ("encountering", "Amiri")])
+def test_who_takes_another_character_s_failed_chain_check_damage_is_a_reading(
+    tmp_path: Path, option: str, taker: str
+) -> None:
+    # audit 28 F3: the first-edition answer is one option, not the only outcome
+    path = tmp_path / "chain.yaml"
+    path.write_text(
+        "game: pacg\ntitle: t\ncharacter: Amiri\nlocal: [Lem]\ncard: {name: Boggart, type: monster}\n"
+        "checks: Knowledge 4 or Perception 4 then Combat 10\nevents:\n"
+        "  - {step: check, result: {by: Lem, check: Perception 4, total: 2}}\n"
+        "  - {step: next-check, result: {by: Amiri, check: Combat 10, total: 12}}\n",
+        encoding="utf-8",
+    )
+    ruling = check_file(path, [("chain-damage", option)])
+    assert [d["to"] for d in ruling.state["damage"]] == [taker]
+    assert any(s.reading == f"chain-damage={option}" for s in ruling.steps)

@@ -4,8 +4,9 @@ Only the encountering character attempts a lone check to acquire or defeat; in a
 chain any local character may attempt a check, as long as the encountering character
 attempts at least one (step.sequential-checks). Every check of the chain is attempted,
 even after a failure (step.attempt-every-check). That a check is tried once unless an
-effect allows more, and that its damage goes to whoever attempted it, rest on the
-reading check-attempts (open.check-attempts): a first-edition community answer.
+effect allows more (reading check-attempts), and that another character's failed check
+deals its damage to them (reading chain-damage), rest on a first-edition community answer
+(open.check-attempts).
 """
 
 from __future__ import annotations
@@ -295,15 +296,23 @@ def _check_damage(
     difficulty: int | None,
 ) -> None:
     amount = difficulty - result.total if difficulty is not None and result.total is not None else None
-    if len(s.chain) > 1:
-        # who takes a failed check's damage in a chain: a first-edition community answer
-        judge.option(
-            "check-attempts",
+    taker: str | None = result.by
+    if len(s.chain) > 1 and result.by != enc.who:
+        # who takes another character's failed check's damage: a first-edition community answer
+        option = judge.option(
+            "chain-damage",
             "open.check-attempts",
-            f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any other check of "
-            "the chain.",
+            {
+                "attempter": f"{check} failed: its damage goes to {result.by}, who attempted it, apart from any "
+                "other check of the chain.",
+                "encountering": f"{check} failed: its damage goes to {enc.who}, the encountering character, though "
+                f"{result.by} attempted it.",
+            },
         )
-    enc.deal(event.index, step, k, (result.by,), amount, s.card.damage_type, s.card.name, s.card.name)
+        taker = {"attempter": result.by, "encountering": enc.who}.get(option or "")
+    if taker is None:
+        return  # whose damage it is stays open (the step above says so)
+    enc.deal(event.index, step, k, (taker,), amount, s.card.damage_type, s.card.name, s.card.name)
     how_much = (
         f"{amount} {s.card.damage_type.capitalize()} damage"
         if amount is not None

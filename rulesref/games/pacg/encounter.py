@@ -557,11 +557,18 @@ class Walk:
     def guard(self, judge: Judge, a: ev.Guard) -> Verdict:
         s, enc = self.s, self.enc
         said = f"{a.by} tries to guard {a.location}"
-        if a.by in (enc.who, *enc.local) or (s.location is not None and a.location.lower() == s.location.lower()):
+        if s.location is not None and a.location.lower() == s.location.lower():
             return judge.illegal(
                 "step.guard",
                 f"{said}: that is the villain's own location, which can never be guarded; only characters at "
                 "distant locations may guard them.",
+            )
+        if a.by in (enc.who, *enc.local):
+            here = s.location or "the villain's location"
+            return judge.illegal(
+                "step.guard",
+                f"{said}: {a.by} is at {here}, with the villain, not at a distant location; only characters at "
+                "distant locations may try to guard, each the location they are at.",
             )
         at = enc.positions.get(a.by) or s.distant_location_of(a.by)
         if at is not None and at.lower() != a.location.lower():

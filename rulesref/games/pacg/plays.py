@@ -337,6 +337,10 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
             f"{said}: {_already(first, play)}, against {play.reduces}'s damage from the same source "
             f"({source.dealer}); only one boon of each type may affect one character's damage from one source.",
         )
+    # the same card's damage answered during the encounter: one source with it, or another instance?
+    verdict = _other_instance(judge, enc, record, said)
+    if verdict is not None:
+        return verdict
     others = [q for q in counted if q.reduces is not None]  # another character's: first is None here
     if others:
         # one source damaging several characters: each their own limit, or one shared? (open)
