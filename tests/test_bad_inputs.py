@@ -538,6 +538,12 @@ CASES += [
         "hvda-grid-too-big",
     ),
     s(
+        "game: houses-vs-dark-arts\ntitle: A bad situation\nturn: {side: house}\naction: {check: end}\n",
+        "Error: s.yaml:3:7: turn.house: a House turn needs the house whose turn it is: add turn.house (or list "
+        "houses: with one house); houses: gryffindor, hufflepuff, ravenclaw, slytherin\n",
+        "hvda-house-turn-of-no-house",
+    ),
+    s(
         HVDA.replace("5x4", "big"),
         "Error: s.yaml:3:15: board.grid: expected COLUMNSxROWS such as 5x4, got 'big'\n",
         "hvda-grid-not-a-size",

@@ -69,7 +69,7 @@ def relocate(s: Situation, trail: Trail, ex: Explore, target: Pawn) -> None:
         if len(open_) > 1:
             raise s.doc.error(
                 ("action", "explore"),
-                f"{target.id} is stunned on {space}: say where the House player "
+                f"the move stuns {target.id} on {space}: say where the House player "
                 f"puts it, relocate: {{{target.id}: SPACE}}",
                 hint=f"adjacent spaces: {', '.join(open_)}",
             )

@@ -188,6 +188,12 @@ def read_turn(doc: Loaded, houses: list[str]) -> Turn | None:
         if house is None and len(houses) == 1:
             house = houses[0]
         known = _known_houses(doc, houses)
+        if house is None:
+            raise doc.error(
+                ("turn", "house"),
+                "a House turn needs the house whose turn it is: add turn.house (or list houses: with one house)",
+                hint=f"houses: {', '.join(known)}",
+            )
         if house not in known:
             raise doc.error(("turn", "house"), f"expected the house whose turn it is, one of {known}, got {house!r}")
     elif house is not None:
