@@ -46,6 +46,8 @@ NOT_JUDGED = {
     "hvda-unknown-pawn": "a move's pawn must be one of the file's pawns: " + CROSS_REFERENCE,
     "hvda-misspelt-house": "without houses: any house name is taken, but a near miss of a known house is a typo: "
     "a judgement of closeness, not of form",
+    "hvda-house-turn-of-no-house": "turn.house may be left out when the houses: list or the pawns name one house: "
+    + CROSS_REFERENCE,
     "pacg-near-miss-character": "the result's character must be the one encountering or a local one: "
     + CROSS_REFERENCE,
     "pacg-check-line-dangling-or": "the check line's grammar ('or' binds tighter than 'then', a near-miss skill is "
