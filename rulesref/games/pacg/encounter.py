@@ -578,8 +578,9 @@ class Walk:
         if a.by in enc.guard_tried:
             return judge.illegal(
                 "step.guard",
-                f"{said} again: {a.by} has already made their attempt to guard in this encounter, and the sources "
-                "give each distant character one attempt, not a second.",
+                f"{said} again: {a.by} has already made their attempt to guard in this encounter; the sources "
+                "speak of each distant character's attempt, in the singular, and give no second try, read here "
+                "as one attempt each.",
             )
         enc.guard_tried.add(a.by)
         if a.success:
