@@ -33,7 +33,7 @@ CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 """A game id: lowercase words joined by hyphens. It names the engine package (``-`` as ``_``)."""
 KINDS = ("rule", "open")
-ROLE_KEYS = ("mover", "target", "side", "actor", "card", "count", "target-state", "about")
+ROLE_KEYS = ("mover", "target", "side", "actor", "card", "count", "target-state", "about", "moving")
 """What a clause's ``roles:`` may say, and what a question's frame holds (frames.py)."""
 SOURCE_REF = re.compile(
     r"\d{3}:\d+(-\d+)?"  # a line (or lines) of a verbatim source page: 003:19, 003:19-20
@@ -47,6 +47,7 @@ ROLE_VALUES = {
     "count": ("several",),
     "target-state": ("stunned",),
     "about": ("mover", "target"),
+    "moving": ("who", "can"),
 }
 """The values of the role keys that are not a game's sides."""
 TERM_ROLE_KEYS = ("side", "relation", "card", "person", "mover", "target")

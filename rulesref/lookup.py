@@ -468,6 +468,8 @@ def _side_named(frame: dict[str, str], roles: dict[str, str], speaker: str | Non
 def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
     """Whether the party a clause is about (``about: target``, the bumped pawn) is the one the
     question asks after ("where does my pawn go")."""
+    if "moving" in roles and roles["moving"] == frame.get("moving"):
+        return ABOUT_MATCH  # "who moves the stunned pawn" asks after the placing, as "where does it go" does
     party = roles.get("about")
     if party is None or "asked" not in frame or party not in roles:
         return 1.0
@@ -481,7 +483,11 @@ def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
         return ROLE_MISMATCH * unstated  # an edge case of the other direction is no nearer for it
     if unstated != 1.0 or not shared:
         return unstated
-    matched = DIRECTION_MATCH if {"mover", "target"} & set(shared) else ROLE_MATCH
+    if "moving" in frame and "moving" not in roles:
+        # "she landed on my pawn, can she move it next turn": the move is the scene; what is
+        # asked is a later move of the pawn, which a clause on the stun does not answer
+        return unstated
+    matched = DIRECTION_MATCH if {"mover", "target", "actor"} & set(shared) else ROLE_MATCH
     return matched * (EDGE_MATCH if any(k in frames.EDGES for k in shared) else 1.0)
 
 

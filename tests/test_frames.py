@@ -52,10 +52,38 @@ FRAMES = [
     # the party asked after: where it goes, what becomes of it
     ("Dolohov ended on my Gryffindor pawn. Where do I put my pawn now?", {"asked": "house"}),
     ("Bellatrix's pawn moved onto Ron's space. Where does Ron go?", {"asked": "house"}),
+    # a pronoun asked after is the pawn named before it, not another player
+    ("The dark arts player bumped my Luna pawn. Where does she go now?", {"asked": "house"}),
+    # "Dark Arts here:" gives the speaker's side, and "my pawn" is theirs
+    ("Dark Arts here: can my pawn cross an obstacle without a card, like the houses?", {"side": "dark-arts"}),
+    # what is asked of a pawn being moved: who places it, or whether it can move at all
+    ("Who puts the stunned Dark Arts pawn on the next space, me or them?", {"moving": "who"}),
+    ("Luna landed on my death eater. Do I move my pawn away or does she?", {"moving": "who"}),
+    ("my death eater got stunned by Ginny, can I move it on my turn", {"moving": "can", "mover": "house"}),
 ]
+
+NOT_MOVING = [
+    "Can Ginny end her move on the square where a stunned death eater is lying?",
+    "Can I put the stunned pawn on a bonus space?",
+]
+
+
+@pytest.mark.parametrize("question", NOT_MOVING)
+def test_a_move_as_a_noun_or_a_placing_asks_nothing_of_moving(question: str) -> None:
+    assert "moving" not in _frame(question)
+
+
+def test_a_described_move_is_the_scene_when_the_question_asks_whether_the_pawn_can_move() -> None:
+    # the stun shares the scene's every word; what is asked is a later move of the stunned pawn
+    asked = lookup.ask("Neville got stunned when he landed on my death eater. Can he move it on his next turn?")
+    assert asked.hits[0].clause.id == "move.stunned"
+    placing = lookup.ask("Neville landed on my death eater. Who moves my stunned pawn to the next space?")
+    assert placing.hits[0].clause.id == "encounter.stun-relocate"
+
 
 OTHER_ACTOR = [
     "Can I evade the monster for my friend?",
+    "Lem has an evade card. Can he evade the monster Seoni is encountering?",
     "I'm at the same location as Kyra. Can I play a blessing on her check?",
     "Can Kyra roll my combat check for me?",
 ]
