@@ -25,6 +25,7 @@ Frame keys:
                   which a clause declaring ``about: mover`` or ``about: target`` fits
   sides           every side the question names or binds, comma-separated (``side:`` of
                   the side a game's speaker is not needs naming: lookup.py, SIDE_UNSTATED)
+  asks            ``where`` when the question asks where the party asked after goes
   moving          what the question asks of a pawn being moved: ``who`` moves or places it
                   ("who puts the stunned pawn next door"), or whether it ``can`` be moved ("can
                   I move my stunned pawn next turn"); a move it describes beside that is the
@@ -245,11 +246,13 @@ def read(
     actor = _actor(words, found)
     if actor is not None:
         frame["actor"] = actor
-    asked = _asked(words, parties)
+    asked, where = _asked(words, parties)
     if asked is not None:
         asked = _antecedent(words, asked, side_at, ends)
     if asked is not None and (side := side_of(asked)) is not None:
         frame["asked"] = side
+        if where:
+            frame["asks"] = "where"
     moving = _moving(words)
     if moving is not None:
         frame["moving"] = moving
@@ -352,10 +355,10 @@ PLACING = frozenset(
 GOING = frozenset({"go", "goes", "end", "ends", "land", "lands", "wind", "sent", "put", "placed", "moved"})
 
 
-def _asked(words: Sequence[str], parties: Sequence[int]) -> int | None:
+def _asked(words: Sequence[str], parties: Sequence[int]) -> tuple[int | None, bool]:
     """The party a question asks after, where it asks where something goes or what becomes of
     it: "where does my pawn go", "where do I put my guy", "what happens to my figure", "who
-    moves the stunned pawn". None when it asks nothing of the kind."""
+    moves the stunned pawn"; and whether it asks where. None when it asks nothing of the kind."""
     for i, w in enumerate(words):
         if w in ("where", "wheres"):
             rest = range(i + 1, min(i + 8, len(words)))
@@ -365,19 +368,19 @@ def _asked(words: Sequence[str], parties: Sequence[int]) -> int | None:
             if words[verb] in PLACING:  # "where do I put my pawn": the pawn, not the one placing it
                 after = [p for p in parties if verb < p <= verb + 3]
                 if after:
-                    return after[0]
+                    return after[0], True
             inside = [p for p in parties if i < p < verb]
             if inside:
-                return inside[0]
+                return inside[0], True
         elif w == "who" and i + 1 < len(words) and words[i + 1] in PLACING:
             after = [p for p in parties if i + 1 < p <= i + 5]
             if after:
-                return after[0]
+                return after[0], False
         elif w in ASKED_AFTER and i > 0 and words[i - 1] in ASKED_AFTER[w]:
             after = [p for p in parties if i < p <= i + 3]
             if after:
-                return after[0]
-    return None
+                return after[0], False
+    return None, False
 
 
 THIRD_PERSON = frozenset({"he", "him", "she", "her", "it", "they", "them"})
@@ -416,8 +419,9 @@ def _moving(words: Sequence[str]) -> str | None:
         if any(x in PLACING for x in near) or (any(x in WHO_CHOOSES for x in near) and "where" in words[i + 1 : i + 6]):
             return "who"
     for i, w in enumerate(words):  # "do I move my pawn or does she", "am I the one who shifts"
-        if w in ("do", "does", "should") and i + 2 < n and words[i + 2] in PLACING and "or" in words[i + 3 : i + 9]:
-            return "who"
+        verb = next((j for j in range(i + 2, min(i + 5, n)) if words[j] in PLACING), None)
+        if w in ("do", "does", "should") and verb is not None and "or" in words[verb + 1 : verb + 7]:
+            return "who"  # "do I get to move their pawn away or does the DA player?"
     for i, w in enumerate(words):
         if w not in MODALS or w in ("does", "do", "did", "is"):
             continue

@@ -483,9 +483,10 @@ def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
         return ROLE_MISMATCH * unstated  # an edge case of the other direction is no nearer for it
     if unstated != 1.0 or not shared:
         return unstated
-    if "moving" in frame and "moving" not in roles:
-        # "she landed on my pawn, can she move it next turn": the move is the scene; what is
-        # asked is a later move of the pawn, which a clause on the stun does not answer
+    if ("moving" in frame and "moving" not in roles) or (frame.get("asks") == "where" and "about" not in roles):
+        # "she landed on my pawn, can she move it next turn", "... where does Ron go": the move
+        # is the scene, and what is asked is where one pawn goes or whether it moves, which
+        # the clause on the move as a whole does not answer
         return unstated
     matched = DIRECTION_MATCH if {"mover", "target", "actor"} & set(shared) else ROLE_MATCH
     return matched * (EDGE_MATCH if any(k in frames.EDGES for k in shared) else 1.0)

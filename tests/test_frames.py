@@ -60,6 +60,8 @@ FRAMES = [
     ("Who puts the stunned Dark Arts pawn on the next space, me or them?", {"moving": "who"}),
     ("Luna landed on my death eater. Do I move my pawn away or does she?", {"moving": "who"}),
     ("my death eater got stunned by Ginny, can I move it on my turn", {"moving": "can", "mover": "house"}),
+    ("Luna ended on my death eater. Do I get to move it away or does she?", {"moving": "who"}),
+    ("Greyback ended his move on Cho's space. Where does Cho go after that?", {"asked": "house", "asks": "where"}),
 ]
 
 NOT_MOVING = [
@@ -79,6 +81,18 @@ def test_a_described_move_is_the_scene_when_the_question_asks_whether_the_pawn_c
     assert asked.hits[0].clause.id == "move.stunned"
     placing = lookup.ask("Neville landed on my death eater. Who moves my stunned pawn to the next space?")
     assert placing.hits[0].clause.id == "encounter.stun-relocate"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Cho ended her move on Greyback's space. Where does Greyback go after that?", "encounter.stun-relocate"),
+        ("Greyback ended his move on Cho's space. Where does Cho go after that?", "bump.great-hall"),
+    ],
+)
+def test_where_a_pawn_goes_is_asked_of_one_party_not_of_the_move(question: str, expected: str) -> None:
+    # the stun and the bump share every word of the scene; the question asks where one pawn goes
+    assert lookup.ask(question).hits[0].clause.id == expected
 
 
 OTHER_ACTOR = [
