@@ -83,6 +83,9 @@ class Topic:
 
     topic: str
     asks: tuple[str, ...]
+    cues: tuple[str, ...] = ()
+    """Words that mark a question as this kind wherever they stand ("best", "should we"): a
+    strategy question shares its other words with the rules it asks advice about."""
 
 
 @dataclass(frozen=True)
@@ -400,15 +403,15 @@ def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
 
 
 def _read_scope(doc: Loaded) -> tuple[str, tuple[Topic, ...]]:
-    """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...]}, ...]}``."""
+    """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...], cues: [...]}, ...]}``."""
     f = Fields(doc, ("scope",), {"covers": True, "leaves-out": False}, cls=CorpusError)
     raw = f.value.get("leaves-out") or []
     if not isinstance(raw, list):
         raise f.fail("leaves-out", "expected a list of {topic, asks}")
     topics = []
     for i in range(len(raw)):
-        t = Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False}, cls=CorpusError)
-        topics.append(Topic(t.text("topic"), t.words("asks")))
+        t = Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False, "cues": False}, cls=CorpusError)
+        topics.append(Topic(t.text("topic"), t.words("asks"), t.words("cues")))
     return f.text("covers"), tuple(topics)
 
 

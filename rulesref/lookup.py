@@ -91,6 +91,10 @@ pawn goes) when the question asks after that party, or after the other one."""
 LEFT_OUT = 1.7
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
+CUED = 1.05
+"""A left-out topic whose cues the question uses (game.yaml ``cues:``) scores at least this
+share of the best clause's score: "what is the best time to spend a hero point" asks advice,
+whatever rule it names. A question that is a clause's own line still gets the clause."""
 OUTSIDE_WORDS = 2.0
 """How much more a left-out topic weighs for each share of the question's weight in words
 only the left-out topics use (_outside_share)."""
@@ -98,14 +102,14 @@ BOTH_GAMES = 0.9
 """A clause of another game than the answer's is listed beside it only when it scores this
 share of the answer's score: the question fits both games."""
 OUT_OF_SCOPE: dict[str, float] = {
-    "bias": 8.6839,
-    "score": -20.3565,
-    "own": 6.687,
-    "line": -1.9926,
-    "matched": -0.5305,
-    "evidence": -0.0001,
-    "left_out": 7.8739,
-    "words": 0.2298,
+    "bias": 8.4706,
+    "score": -20.3203,
+    "own": 4.2939,
+    "line": -1.8056,
+    "matched": -0.5277,
+    "evidence": 0.3044,
+    "left_out": 10.3917,
+    "words": -0.0337,
 }
 """Weights of the refusal model: a logistic regression on the best clause's figures (its
 score, analysed score, closest line, matched terms, log of its evidence), the best left-out
@@ -359,6 +363,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
     people = _names_of_people(query, known)
     found: list[tuple[_Scored, float]] = []  # each with its plain word match
+    cued: set[tuple[int, int]] = set()
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
@@ -370,6 +375,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
+        cued |= {(gi, ci) for ci in _cued(g, tokens)}
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
             roles = None if out else g["roles"].get(ci)
@@ -378,6 +384,12 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
             found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
+    if cued:  # advice asked in a rule's words still asks advice: the cued topic leads
+        lead = CUED * max((r.score for r in ranked if not r.left_out), default=0.0)
+        ranked = [
+            r._replace(score=max(r.score, lead), own=max(r.own, NEAR)) if (r.game, r.clause) in cued else r
+            for r in ranked
+        ]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
@@ -415,6 +427,12 @@ def _without_titles(tokens: list[str], every: list[dict[str, Any]]) -> tuple[lis
             named.add(found[1])
             i += len(found[0])
     return out, named
+
+
+def _cued(g: dict[str, Any], tokens: list[str]) -> frozenset[int]:
+    """The left-out topics one of whose cues the question uses ("best", "should we")."""
+    text = f" {' '.join(tokens)} "
+    return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in text for c in cues))
 
 
 def _outside_share(g: dict[str, Any], analysed: list[tuple[str, float]], left_out: set[int]) -> float:
