@@ -461,6 +461,8 @@ def _already_stunned(words: Sequence[str], parties: set[int]) -> bool:
             return True  # "stunned death eater", "stunned dark arts pawn"
         if (i > 0 and words[i - 1] in ALREADY) or (i > 1 and words[i - 2] in ALREADY):
             return True  # "already stunned", "already lying stunned"
+        if i > 1 and words[i - 1] in ("is", "lies", "sits") and i - 2 in parties and "onto" in words[i:]:
+            return True  # "Hermione is stunned on her space. A death eater moves onto her."
     return False
 
 

@@ -102,14 +102,14 @@ BOTH_GAMES = 0.9
 """A clause of another game than the answer's is listed beside it only when it scores this
 share of the answer's score: the question fits both games."""
 OUT_OF_SCOPE: dict[str, float] = {
-    "bias": 8.4706,
-    "score": -20.3203,
-    "own": 4.2939,
-    "line": -1.8056,
-    "matched": -0.5277,
-    "evidence": 0.3044,
-    "left_out": 10.3917,
-    "words": -0.0337,
+    "bias": 8.6839,
+    "score": -20.3565,
+    "own": 6.687,
+    "line": -1.9926,
+    "matched": -0.5305,
+    "evidence": -0.0001,
+    "left_out": 7.8739,
+    "words": 0.2298,
 }
 """Weights of the refusal model: a logistic regression on the best clause's figures (its
 score, analysed score, closest line, matched terms, log of its evidence), the best left-out

@@ -32,6 +32,7 @@ FRAMES = [
     ("A DA pawn stops on my pawn that is already stunned.", {"target-state": "stunned"}),
     ("Lem failed the second check of the chain Valeros encountered.", {"count": "several"}),
     ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
+    ("Luna is stunned on her space. Then a death eater moves onto her.", {"target-state": "stunned"}),
     # the verb names the deed, and so who moved, and the speaker's side with it
     ("I just bumped Slytherin's pawn. What happens to my figure?", {"mover": "dark-arts", "asked": "dark-arts"}),
     ("When my house pawn stuns a death eater, who moves it?", {"mover": "house", "target": "dark-arts"}),

@@ -55,7 +55,7 @@ def test_a_short_question_in_a_clause_s_own_words_is_answered(question: str, exp
 @pytest.mark.parametrize(
     "question",
     [
-        "What does the Longsword card do exactly?",
+        "What does the Shortbow card do exactly?",
         "In which book does Bellatrix first show up?",
         "how do I shuffle and deal the Library at the start",
     ],
