@@ -223,7 +223,13 @@ def read(
         break
     if deed is not None:  # the verb names the deed, and so who did it to whom, whatever the word order
         frame["mover"], frame["target"] = deed.mover, deed.target
-    named = {x for i in parties if i in side_at or possessive[i] or _owns(words, i) if (x := side_of(i)) is not None}
+    compared = _compared(words)
+    named = {
+        x
+        for i in parties
+        if (i in side_at or possessive[i] or _owns(words, i)) and i not in compared
+        if (x := side_of(i)) is not None
+    }
     owned = any(words[i] in SPEAKER and _owns(words, i) for i in parties)
     if "mover" not in frame and "acting" in bound:
         frame["side"] = bound["acting"]
@@ -431,6 +437,19 @@ def _moving(words: Sequence[str]) -> str | None:
             if words[j] in ("be", "get") and j + 1 < n and words[j + 1] in ("moved", "pushed", "shifted"):
                 return "can"  # "can it be moved"
     return None
+
+
+LIKE = frozenset({"like", "unlike", "than"})
+
+
+def _compared(words: Sequence[str]) -> frozenset[int]:
+    """Positions of a party the question only compares with: "does the Dark Arts need a card
+    for it like the houses do", "... like it does when one of us Houses does it"."""
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        if w in LIKE or (w == "same" and i + 1 < len(words) and words[i + 1] == "as"):
+            out.update(range(i + 1, min(i + 8, len(words))))
+    return frozenset(out)
 
 
 def _numbered(words: Sequence[str]) -> bool:

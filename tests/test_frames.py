@@ -33,6 +33,8 @@ FRAMES = [
     ("Lem failed the second check of the chain Valeros encountered.", {"count": "several"}),
     ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
     ("Luna is stunned on her space. Then a death eater moves onto her.", {"target-state": "stunned"}),
+    # a side only compared with ("like the houses do") is not the one asked about
+    ("When the Dark Arts Replenishes, does the Marker move, like it does when we Houses do it?", {"side": "dark-arts"}),
     # the verb names the deed, and so who moved, and the speaker's side with it
     ("I just bumped Slytherin's pawn. What happens to my figure?", {"mover": "dark-arts", "asked": "dark-arts"}),
     ("When my house pawn stuns a death eater, who moves it?", {"mover": "house", "target": "dark-arts"}),
