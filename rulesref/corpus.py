@@ -33,7 +33,7 @@ CLAUSE_ID = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 """A game id: lowercase words joined by hyphens. It names the engine package (``-`` as ``_``)."""
 KINDS = ("rule", "open")
-ROLE_KEYS = ("mover", "target", "side", "actor", "card", "count", "target-state", "about")
+ROLE_KEYS = ("mover", "target", "side", "actor", "card", "count", "target-state", "about", "moving")
 """What a clause's ``roles:`` may say, and what a question's frame holds (frames.py)."""
 SOURCE_REF = re.compile(
     r"\d{3}:\d+(-\d+)?"  # a line (or lines) of a verbatim source page: 003:19, 003:19-20
@@ -47,6 +47,7 @@ ROLE_VALUES = {
     "count": ("several",),
     "target-state": ("stunned",),
     "about": ("mover", "target"),
+    "moving": ("who", "can"),
 }
 """The values of the role keys that are not a game's sides."""
 TERM_ROLE_KEYS = ("side", "relation", "card", "person", "mover", "target")
@@ -82,6 +83,9 @@ class Topic:
 
     topic: str
     asks: tuple[str, ...]
+    cues: tuple[str, ...] = ()
+    """Words that mark a question as this kind wherever they stand ("best", "should we"): a
+    strategy question shares its other words with the rules it asks advice about."""
 
 
 @dataclass(frozen=True)
@@ -399,15 +403,15 @@ def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
 
 
 def _read_scope(doc: Loaded) -> tuple[str, tuple[Topic, ...]]:
-    """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...]}, ...]}``."""
+    """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...], cues: [...]}, ...]}``."""
     f = Fields(doc, ("scope",), {"covers": True, "leaves-out": False}, cls=CorpusError)
     raw = f.value.get("leaves-out") or []
     if not isinstance(raw, list):
         raise f.fail("leaves-out", "expected a list of {topic, asks}")
     topics = []
     for i in range(len(raw)):
-        t = Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False}, cls=CorpusError)
-        topics.append(Topic(t.text("topic"), t.words("asks")))
+        t = Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False, "cues": False}, cls=CorpusError)
+        topics.append(Topic(t.text("topic"), t.words("asks"), t.words("cues")))
     return f.text("covers"), tuple(topics)
 
 

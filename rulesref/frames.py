@@ -25,6 +25,11 @@ Frame keys:
                   which a clause declaring ``about: mover`` or ``about: target`` fits
   sides           every side the question names or binds, comma-separated (``side:`` of
                   the side a game's speaker is not needs naming: lookup.py, SIDE_UNSTATED)
+  asks            ``where`` when the question asks where the party asked after goes
+  moving          what the question asks of a pawn being moved: ``who`` moves or places it
+                  ("who puts the stunned pawn next door"), or whether it ``can`` be moved ("can
+                  I move my stunned pawn next turn"); a move it describes beside that is the
+                  scene, not what is asked (lookup.py)
 
 The last two are edge cases (EDGES): a clause about one ("more than one Dark Arts pawn",
 "a stunned House pawn") answers only a question that names it, so lookup.py counts a
@@ -218,9 +223,18 @@ def read(
         break
     if deed is not None:  # the verb names the deed, and so who did it to whom, whatever the word order
         frame["mover"], frame["target"] = deed.mover, deed.target
-    named = {x for i in parties if i in side_at or possessive[i] or _owns(words, i) if (x := side_of(i)) is not None}
+    compared = _compared(words)
+    named = {
+        x
+        for i in parties
+        if (i in side_at or possessive[i] or _owns(words, i)) and i not in compared
+        if (x := side_of(i)) is not None
+    }
+    owned = any(words[i] in SPEAKER and _owns(words, i) for i in parties)
     if "mover" not in frame and "acting" in bound:
         frame["side"] = bound["acting"]
+    elif "mover" not in frame and owned and bound.get("speaker"):
+        frame["side"] = bound["speaker"]  # "Dark Arts here: can my pawn cross it like the houses do?"
     elif "mover" not in frame and len(named) == 1:
         frame["side"] = next(iter(named))
     elif "mover" not in frame and not named and bound.get("speaker"):
@@ -238,9 +252,16 @@ def read(
     actor = _actor(words, found)
     if actor is not None:
         frame["actor"] = actor
-    asked = _asked(words, parties)
+    asked, where = _asked(words, parties)
+    if asked is not None:
+        asked = _antecedent(words, asked, side_at, ends)
     if asked is not None and (side := side_of(asked)) is not None:
         frame["asked"] = side
+        if where:
+            frame["asks"] = "where"
+    moving = _moving(words)
+    if moving is not None:
+        frame["moving"] = moving
     return frame
 
 
@@ -333,14 +354,17 @@ def _speaker_in(words: Sequence[str], subject: int) -> bool:
 
 
 ASKED_AFTER = {"to": ("happens", "happen", "happened"), "about": ("what", "how")}
-PLACING = frozenset({"put", "place", "move", "moves", "send", "relocate", "shift", "push", "drop", "park"})
+PLACING = frozenset(
+    {"put", "puts", "place", "places", "move", "moves", "send", "sends", "relocate", "relocates"}
+    | {"shift", "shifts", "push", "pushes", "drop", "drops", "park", "parks"}
+)
 GOING = frozenset({"go", "goes", "end", "ends", "land", "lands", "wind", "sent", "put", "placed", "moved"})
 
 
-def _asked(words: Sequence[str], parties: Sequence[int]) -> int | None:
+def _asked(words: Sequence[str], parties: Sequence[int]) -> tuple[int | None, bool]:
     """The party a question asks after, where it asks where something goes or what becomes of
     it: "where does my pawn go", "where do I put my guy", "what happens to my figure", "who
-    moves the stunned pawn". None when it asks nothing of the kind."""
+    moves the stunned pawn"; and whether it asks where. None when it asks nothing of the kind."""
     for i, w in enumerate(words):
         if w in ("where", "wheres"):
             rest = range(i + 1, min(i + 8, len(words)))
@@ -350,19 +374,82 @@ def _asked(words: Sequence[str], parties: Sequence[int]) -> int | None:
             if words[verb] in PLACING:  # "where do I put my pawn": the pawn, not the one placing it
                 after = [p for p in parties if verb < p <= verb + 3]
                 if after:
-                    return after[0]
+                    return after[0], True
             inside = [p for p in parties if i < p < verb]
             if inside:
-                return inside[0]
+                return inside[0], True
         elif w == "who" and i + 1 < len(words) and words[i + 1] in PLACING:
             after = [p for p in parties if i + 1 < p <= i + 5]
             if after:
-                return after[0]
+                return after[0], False
         elif w in ASKED_AFTER and i > 0 and words[i - 1] in ASKED_AFTER[w]:
             after = [p for p in parties if i < p <= i + 3]
             if after:
-                return after[0]
+                return after[0], False
+    return None, False
+
+
+THIRD_PERSON = frozenset({"he", "him", "she", "her", "it", "they", "them"})
+PLAYER = frozenset({"player", "players", "side", "team"})
+
+
+def _antecedent(words: Sequence[str], at: int, side_at: Mapping[int, str], ends: Mapping[int, int]) -> int:
+    """The party a pronoun asked after stands for: "Dolohov bumped my Hermione pawn. Where does
+    she go?" asks after Hermione, the pawn named last before it, not after another player. A
+    side named as a player ("the dark arts player") is a person, not a pawn that goes anywhere."""
+    if words[at] not in THIRD_PERSON:
+        return at
+
+    def as_player(i: int) -> bool:
+        end = ends.get(i, i + 1)
+        return end < len(words) and words[end] in PLAYER
+
+    pawns = [i for i in side_at if i < at and not as_player(i)]
+    return max(pawns) if pawns else at
+
+
+SHIFTING = frozenset({"move", "moves", "push", "pushes", "shift", "shifts", "drag", "slide"})
+WHO_CHOOSES = frozenset({"choose", "chooses", "decide", "decides", "pick", "picks"})
+
+
+def _moving(words: Sequence[str]) -> str | None:
+    """What a question asks of a pawn being moved (frame key ``moving``): who moves or places
+    it ("who moves the stunned pawn", "do I move it or does she", "who decides where it
+    goes"), or whether it can be moved at all ("can I move it next turn", "can the Dark Arts
+    player move my stunned pawn"). "Can Ginny end her move there" uses move as a noun."""
+    n = len(words)
+    for i, w in enumerate(words):
+        if w != "who":
+            continue
+        near = words[i + 1 : i + 4]
+        if any(x in PLACING for x in near) or (any(x in WHO_CHOOSES for x in near) and "where" in words[i + 1 : i + 6]):
+            return "who"
+    for i, w in enumerate(words):  # "do I move my pawn or does she", "am I the one who shifts"
+        verb = next((j for j in range(i + 2, min(i + 5, n)) if words[j] in PLACING), None)
+        if w in ("do", "does", "should") and verb is not None and "or" in words[verb + 1 : verb + 7]:
+            return "who"  # "do I get to move their pawn away or does the DA player?"
+    for i, w in enumerate(words):
+        if w not in MODALS or w in ("does", "do", "did", "is"):
+            continue
+        for j in range(i + 2, min(i + 7, n)):
+            if words[j] in SHIFTING and words[j - 1] not in DETERMINERS:
+                return "can"  # "can I put it there" asks where it is placed, not whether it moves
+            if words[j] in ("be", "get") and j + 1 < n and words[j + 1] in ("moved", "pushed", "shifted"):
+                return "can"  # "can it be moved"
     return None
+
+
+LIKE = frozenset({"like", "unlike", "than"})
+
+
+def _compared(words: Sequence[str]) -> frozenset[int]:
+    """Positions of a party the question only compares with: "does the Dark Arts need a card
+    for it like the houses do", "... like it does when one of us Houses does it"."""
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        if w in LIKE or (w == "same" and i + 1 < len(words) and words[i + 1] == "as"):
+            out.update(range(i + 1, min(i + 8, len(words))))
+    return frozenset(out)
 
 
 def _numbered(words: Sequence[str]) -> bool:
@@ -393,6 +480,8 @@ def _already_stunned(words: Sequence[str], parties: set[int]) -> bool:
             return True  # "stunned death eater", "stunned dark arts pawn"
         if (i > 0 and words[i - 1] in ALREADY) or (i > 1 and words[i - 2] in ALREADY):
             return True  # "already stunned", "already lying stunned"
+        if i > 1 and words[i - 1] in ("is", "lies", "sits") and i - 2 in parties and "onto" in words[i:]:
+            return True  # "Hermione is stunned on her space. A death eater moves onto her."
     return False
 
 
@@ -425,6 +514,12 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[in
                 break
             if words[j] not in ("the", "a", "an", "playing", "as", "am", "on", "of", "player"):
                 break
+    for start, side in side_at.items():  # "Dark Arts here: my pawn ...", "DA player here."
+        end = ends.get(start, start + 1)
+        if end < len(words) and words[end] in PLAYER:
+            end += 1
+        if end < len(words) and words[end] == "here":
+            out.setdefault("speaker", side)
     for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
         acting = w == "as" and any(words[k] in SPEAKER for k in range(max(i - 3, 0), i))
         if acting and "speaker" not in out:  # "when I replenish as a house player": the side acting
@@ -475,11 +570,18 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
         if w not in MODALS:
             continue
         nxt = [j for j in range(i + 1, min(i + 3, len(words)))]
-        who = next((j for j in nxt if j in people or words[j] in SPEAKER or words[j] in OTHER_PEOPLE), None)
+        who = next(
+            (j for j in nxt if j in people or words[j] in SPEAKER or words[j] in OTHER_PEOPLE or words[j] in OTHERS),
+            None,
+        )
         if who is None:
             continue
         if words[who] in OTHER_PEOPLE:
             return "other"
+        if words[who] in OTHERS:
+            if encountering is not None and encountering > who and who == i + 1 and w not in ("is", "does"):
+                return "other"  # "can he evade the monster Ezren is encountering": he is not Ezren
+            continue
         if encountering is not None:
             same = words[who] == words[encountering] or (speaks(who) and speaks(encountering))
             return "encountering" if same else "other"

@@ -496,6 +496,7 @@ def scope_record(game: Game, n: int, topic: Any) -> dict[str, Any]:
         "kind": SCOPE,
         "tags": [],
         "asks": list(topic.asks),
+        "cues": [" ".join(words(c)) for c in topic.cues],
         "see": [],
         "misreadings": [],
         "page_note": None,
@@ -630,6 +631,7 @@ def _build(
         "clauses": tuple(marshal.dumps({k: v for k, v in r.items() if k != "indexed"}) for r in records),
         "open": ints(i for i, r in enumerate(records) if r["kind"] == "open"),
         "scope": ints(i for i, r in enumerate(records) if r["kind"] == SCOPE),
+        "cues": {i: tuple(r["cues"]) for i, r in enumerate(records) if r.get("cues")},
         "covers": game.covers,
         # who acts (frames.py): each glossary concept's part in a frame, each clause's roles
         "roles_of": _roles_of(game),

@@ -91,6 +91,10 @@ pawn goes) when the question asks after that party, or after the other one."""
 LEFT_OUT = 1.7
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
+CUED = 1.05
+"""A left-out topic whose cues the question uses (game.yaml ``cues:``) scores at least this
+share of the best clause's score: "what is the best time to spend a hero point" asks advice,
+whatever rule it names. A question that is a clause's own line still gets the clause."""
 OUTSIDE_WORDS = 2.0
 """How much more a left-out topic weighs for each share of the question's weight in words
 only the left-out topics use (_outside_share)."""
@@ -359,6 +363,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
     people = _names_of_people(query, known)
     found: list[tuple[_Scored, float]] = []  # each with its plain word match
+    cued: set[tuple[int, int]] = set()
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
@@ -370,6 +375,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
+        cued |= {(gi, ci) for ci in _cued(g, tokens)}
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
             roles = None if out else g["roles"].get(ci)
@@ -378,6 +384,12 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
             found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
+    if cued:  # advice asked in a rule's words still asks advice: the cued topic leads
+        lead = CUED * max((r.score for r in ranked if not r.left_out), default=0.0)
+        ranked = [
+            r._replace(score=max(r.score, lead), own=max(r.own, NEAR)) if (r.game, r.clause) in cued else r
+            for r in ranked
+        ]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
@@ -415,6 +427,12 @@ def _without_titles(tokens: list[str], every: list[dict[str, Any]]) -> tuple[lis
             named.add(found[1])
             i += len(found[0])
     return out, named
+
+
+def _cued(g: dict[str, Any], tokens: list[str]) -> frozenset[int]:
+    """The left-out topics one of whose cues the question uses ("best", "should we")."""
+    text = f" {' '.join(tokens)} "
+    return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in text for c in cues))
 
 
 def _outside_share(g: dict[str, Any], analysed: list[tuple[str, float]], left_out: set[int]) -> float:
@@ -468,6 +486,8 @@ def _side_named(frame: dict[str, str], roles: dict[str, str], speaker: str | Non
 def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
     """Whether the party a clause is about (``about: target``, the bumped pawn) is the one the
     question asks after ("where does my pawn go")."""
+    if "moving" in roles and roles["moving"] == frame.get("moving"):
+        return ABOUT_MATCH  # "who moves the stunned pawn" asks after the placing, as "where does it go" does
     party = roles.get("about")
     if party is None or "asked" not in frame or party not in roles:
         return 1.0
@@ -481,7 +501,12 @@ def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
         return ROLE_MISMATCH * unstated  # an edge case of the other direction is no nearer for it
     if unstated != 1.0 or not shared:
         return unstated
-    matched = DIRECTION_MATCH if {"mover", "target"} & set(shared) else ROLE_MATCH
+    if ("moving" in frame and "moving" not in roles) or (frame.get("asks") == "where" and "about" not in roles):
+        # "she landed on my pawn, can she move it next turn", "... where does Ron go": the move
+        # is the scene, and what is asked is where one pawn goes or whether it moves, which
+        # the clause on the move as a whole does not answer
+        return unstated
+    matched = DIRECTION_MATCH if {"mover", "target", "actor"} & set(shared) else ROLE_MATCH
     return matched * (EDGE_MATCH if any(k in frames.EDGES for k in shared) else 1.0)
 
 

@@ -32,6 +32,9 @@ FRAMES = [
     ("A DA pawn stops on my pawn that is already stunned.", {"target-state": "stunned"}),
     ("Lem failed the second check of the chain Valeros encountered.", {"count": "several"}),
     ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
+    ("Luna is stunned on her space. Then a death eater moves onto her.", {"target-state": "stunned"}),
+    # a side only compared with ("like the houses do") is not the one asked about
+    ("When the Dark Arts Replenishes, does the Marker move, like it does when we Houses do it?", {"side": "dark-arts"}),
     # the verb names the deed, and so who moved, and the speaker's side with it
     ("I just bumped Slytherin's pawn. What happens to my figure?", {"mover": "dark-arts", "asked": "dark-arts"}),
     ("When my house pawn stuns a death eater, who moves it?", {"mover": "house", "target": "dark-arts"}),
@@ -52,10 +55,52 @@ FRAMES = [
     # the party asked after: where it goes, what becomes of it
     ("Dolohov ended on my Gryffindor pawn. Where do I put my pawn now?", {"asked": "house"}),
     ("Bellatrix's pawn moved onto Ron's space. Where does Ron go?", {"asked": "house"}),
+    # a pronoun asked after is the pawn named before it, not another player
+    ("The dark arts player bumped my Luna pawn. Where does she go now?", {"asked": "house"}),
+    # "Dark Arts here:" gives the speaker's side, and "my pawn" is theirs
+    ("Dark Arts here: can my pawn cross an obstacle without a card, like the houses?", {"side": "dark-arts"}),
+    # what is asked of a pawn being moved: who places it, or whether it can move at all
+    ("Who puts the stunned Dark Arts pawn on the next space, me or them?", {"moving": "who"}),
+    ("Luna landed on my death eater. Do I move my pawn away or does she?", {"moving": "who"}),
+    ("my death eater got stunned by Ginny, can I move it on my turn", {"moving": "can", "mover": "house"}),
+    ("Luna ended on my death eater. Do I get to move it away or does she?", {"moving": "who"}),
+    ("Greyback ended his move on Cho's space. Where does Cho go after that?", {"asked": "house", "asks": "where"}),
 ]
+
+NOT_MOVING = [
+    "Can Ginny end her move on the square where a stunned death eater is lying?",
+    "Can I put the stunned pawn on a bonus space?",
+]
+
+
+@pytest.mark.parametrize("question", NOT_MOVING)
+def test_a_move_as_a_noun_or_a_placing_asks_nothing_of_moving(question: str) -> None:
+    assert "moving" not in _frame(question)
+
+
+def test_a_described_move_is_the_scene_when_the_question_asks_whether_the_pawn_can_move() -> None:
+    # the stun shares the scene's every word; what is asked is a later move of the stunned pawn
+    asked = lookup.ask("Neville got stunned when he landed on my death eater. Can he move it on his next turn?")
+    assert asked.hits[0].clause.id == "move.stunned"
+    placing = lookup.ask("Neville landed on my death eater. Who moves my stunned pawn to the next space?")
+    assert placing.hits[0].clause.id == "encounter.stun-relocate"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Cho ended her move on Greyback's space. Where does Greyback go after that?", "encounter.stun-relocate"),
+        ("Greyback ended his move on Cho's space. Where does Cho go after that?", "bump.great-hall"),
+    ],
+)
+def test_where_a_pawn_goes_is_asked_of_one_party_not_of_the_move(question: str, expected: str) -> None:
+    # the stun and the bump share every word of the scene; the question asks where one pawn goes
+    assert lookup.ask(question).hits[0].clause.id == expected
+
 
 OTHER_ACTOR = [
     "Can I evade the monster for my friend?",
+    "Lem has an evade card. Can he evade the monster Seoni is encountering?",
     "I'm at the same location as Kyra. Can I play a blessing on her check?",
     "Can Kyra roll my combat check for me?",
 ]

@@ -31,6 +31,20 @@ def test_a_question_about_what_the_packs_leave_out_is_refused(question: str, cli
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["when is the best time to use a hero point", "should we guard the villain's location or explore"],
+)
+def test_advice_asked_in_a_rule_s_words_is_refused_as_advice(question: str) -> None:
+    answer = lookup.ask(question)
+    assert answer.hits == ()
+    assert answer.message == "these rules don't cover that (strategy and advice, which the rules do not give)"
+
+
+def test_a_cue_word_in_another_sense_leaves_the_rule_answered() -> None:
+    assert lookup.ask("my best pawn ended on a death eater, what happens").hits[0].clause.id == "encounter.stun"
+
+
+@pytest.mark.parametrize(
     ("question", "expected"),
     [("is there a hand limit", "open.hand-limit"), ("can I stop early", "move.fewer-points")],
 )
@@ -41,7 +55,7 @@ def test_a_short_question_in_a_clause_s_own_words_is_answered(question: str, exp
 @pytest.mark.parametrize(
     "question",
     [
-        "What does the Longsword card do exactly?",
+        "What does the Shortbow card do exactly?",
         "In which book does Bellatrix first show up?",
         "how do I shuffle and deal the Library at the start",
     ],
