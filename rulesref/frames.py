@@ -467,7 +467,11 @@ def _numbered(words: Sequence[str]) -> bool:
 def _more_than_one(words: Sequence[str]) -> bool:
     """ "more than one", "each of them", "all of them"."""
     text = " ".join(words)
-    return any(p in text for p in ("more than one", "each of them", "all of them", "all the pawns"))
+    if any(p in text for p in ("more than one", "each of them", "all of them", "all the pawns")):
+        return True
+    # "one of the checks in Kyra's encounter", "both of the checks": a chain, where "both"
+    # alone is the two pawns of one stun
+    return re.search(r"\b(one of (the|its|his|her|their)|both( of the)?|the other|each) checks?\b", text) is not None
 
 
 def _already_stunned(words: Sequence[str], parties: set[int]) -> bool:

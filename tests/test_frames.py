@@ -31,6 +31,7 @@ FRAMES = [
     ("My pawn ends on a square holding more than one Dark Arts pawn.", {"count": "several"}),
     ("A DA pawn stops on my pawn that is already stunned.", {"target-state": "stunned"}),
     ("Lem failed the second check of the chain Valeros encountered.", {"count": "several"}),
+    ("Can Lem do both of the checks on Kyra's barrier?", {"count": "several"}),
     ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
     ("Luna is stunned on her space. Then a death eater moves onto her.", {"target-state": "stunned"}),
     # a side only compared with ("like the houses do") is not the one asked about
