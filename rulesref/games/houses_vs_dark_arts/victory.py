@@ -21,7 +21,7 @@ from __future__ import annotations
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
 from rulesref.games.houses_vs_dark_arts.model import CARD_MOMENTS, DARK_ARTS, Check, Situation, Track, card_moment, name
 from rulesref.games.houses_vs_dark_arts.track import last_space, unlocked
-from rulesref.ruling import Outcome, Trail, Undetermined, Verdict
+from rulesref.ruling import Outcome, Trail, Verdict
 
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
@@ -351,7 +351,7 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
         )
         return False
     unsaid_hands = [w for w, p in s.players.items() if "hand" not in p.given]
-    if unsaid_hands and _last_hand_end_chosen(trail) != "one-more-round":
+    if unsaid_hands and trail.chosen("last-hand-end") != "one-more-round":
         # a hand left out counts as 0, but it may hold cards, which would settle the end on either reading
         raise s.doc.error(
             ("players", unsaid_hands[0], "hand"),
@@ -373,14 +373,6 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
     # every hand given is empty (a hand with cards was ruled on above)
     trail.rule("victory.draw-game", "Every hand is empty.")
     return True
-
-
-def _last_hand_end_chosen(trail: Trail) -> str | None:
-    """The option of last-hand-end in force, None while it is not chosen (it has no default)."""
-    try:
-        return trail.choice("last-hand-end")
-    except Undetermined:
-        return None
 
 
 def _result_words(result: str) -> str:

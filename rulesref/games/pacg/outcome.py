@@ -9,7 +9,6 @@ from __future__ import annotations
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
-from rulesref.ruling import Undetermined
 
 
 def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
@@ -336,9 +335,7 @@ def _after_win(enc: Encounter, judge: Judge) -> None:
     Unchosen, it is left open without a step: the win itself is settled, and only something
     the scenario says happens after it (run._after) turns on the reading; the state says
     the turn is "open"."""
-    try:
-        judge.trail.choice("after-win")
-    except Undetermined:
+    if judge.trail.chosen("after-win") is None:
         enc.after_win = None
         return
     enc.after_win = judge.option(

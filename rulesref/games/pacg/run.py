@@ -172,11 +172,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             return verdict
     elif last.win_open:
         # whether the party won is open: the turn goes on either way only if it also goes on after a win
-        try:
-            continues = trail.choice("after-win") == "turn-continues"
-        except Undetermined:
-            continues = False
-        if not continues:
+        if trail.chosen("after-win") != "turn-continues":
             try:
                 trail.choice("cornered-with-other-villains")
             except Undetermined as question:
@@ -299,9 +295,7 @@ def _carry_guards(s: Situation, trail: Trail, first: Encounter, new: Encounter) 
 
     Unchosen, nothing is recorded here: the escape step asks only if the answer decides it.
     """
-    try:
-        trail.choice("avenger-guards")
-    except Undetermined:
+    if trail.chosen("avenger-guards") is None:
         new.guards_open = set(first.guarded)
         return
     places = ", ".join(sorted(first.guarded))
