@@ -18,6 +18,8 @@ Every check adds ``result`` to the state: ``dark-arts``, ``houses``, ``draw`` or
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
 from rulesref.games.houses_vs_dark_arts.model import CARD_MOMENTS, DARK_ARTS, Check, Situation, Track, card_moment, name
 from rulesref.games.houses_vs_dark_arts.track import last_space, unlocked
@@ -25,7 +27,6 @@ from rulesref.ruling import Outcome, Trail, Verdict
 
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
-_WHEN = CARD_MOMENTS
 
 
 def check(s: Situation, trail: Trail, check_: Check) -> Outcome:
@@ -171,11 +172,10 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
         )
     need = REQUIRED[when]
     s.facts["required-pawns"] = need
-    taken = _WHEN[when]
+    taken = CARD_MOMENTS[when]
     if isinstance(card, int) and when != "last-space":  # an Event Space in the red zone is taken as a red one
-        taken = (
-            f"space {card}, {taken.replace('red Event Space', 'Event Space in the red zone')}, taken as {_WHEN[when]}"
-        )
+        in_red = taken.replace("red Event Space", "Event Space in the red zone")
+        taken = f"space {card}, {in_red}, taken as {taken}"
     trail.rule("victory.pawn-count", f"The location card was taken at {taken}: {need} pawn(s) needed.")
     if track is not None and _later(track, when):
         # victory.pawn-count-fixed: later advances do not lower it
@@ -249,10 +249,7 @@ def _pawns_at_location(s: Situation, trail: Trail, need: int, asked: bool) -> in
             clause="open.location-card",
         )
         if option == "one-space":
-            by_space: dict[str, int] = {}
-            for p in dark:
-                by_space[p.at] = by_space.get(p.at, 0) + 1
-            n = max(by_space.values())
+            n = max(Counter(p.at for p in dark).values())
             s.facts["pawns-at-location"] = n
             return n
     s.facts["pawns-at-location"] = len(dark)
