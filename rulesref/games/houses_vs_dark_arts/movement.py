@@ -60,7 +60,7 @@ def explore(s: Situation, trail: Trail, ex: Explore) -> Outcome:
     for i, move in enumerate(ex.moves):
         walk(s, trail, run, move)
         encounters.resolve(s, trail, run.explore, move)
-        bonus.resolve(s, trail, move, first_of_two=_first_of_two(ex, i))
+        bonus.resolve(s, trail, move, first_of_two=len(ex.moves) == 2 and i == 0)
     if not ex.moves:
         trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
         s.told.append("no pawn moves")
@@ -81,10 +81,6 @@ def _side(s: Situation, ex: Explore) -> str | None:
 
 def _house_of(s: Situation, ex: Explore) -> str | None:
     return s.pawns[ex.moves[0].pawn].house if ex.moves else None
-
-
-def _first_of_two(ex: Explore, i: int) -> bool:
-    return len(ex.moves) == 2 and i == 0
 
 
 # --- the card's points ------------------------------------------------------------------
