@@ -74,13 +74,12 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         if option == "no-bonus":
             return
     who = pawn.house or DARK_ARTS
-    if pawn.side == HOUSE:
-        trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
     if icon is Bonus.ANOTHER_TURN:  # whether it gives a turn here is another_turn's (a chain, the last hands)
         icon_says = f"The icon there is {board.bonus[move.end]}."
     else:
         icon_says = f"The icon there is {board.bonus[move.end]}: {name(who)} {SAYS[icon]}."
     if pawn.side == HOUSE:
+        trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
         trail.rule("bonus.icon", icon_says)
     else:
         # bonus.icon is printed for a House pawn's bonus: a Dark Arts pawn takes it only by the reading
