@@ -259,11 +259,10 @@ class Walk:
 
     def dispatch(self, judge: Judge, event: ev.Event, step: EncounterStep, where: int | str | None) -> Verdict:
         s, enc, a = self.s, self.enc, event.action
-        if isinstance(a, ev.Play):
+        if isinstance(a, (ev.Play, ev.Power)):
             combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
-            return plays.judge_play(judge, enc, s.card, combat, step, where, a, event.index, holds)
-        if isinstance(a, ev.Power):
-            combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
+            if isinstance(a, ev.Play):
+                return plays.judge_play(judge, enc, s.card, combat, step, where, a, event.index, holds)
             return plays.judge_power(judge, enc, s.card, combat, step, where, a, holds)
         if isinstance(a, ev.Result):
             return attempts.judge_result(judge, s, enc, event, step, where, a)
@@ -384,9 +383,7 @@ class Walk:
                         "evade.",
                     },
                 )
-                if verdict is not Verdict.LEGAL:
-                    return verdict
-                return self._evaded(judge)
+                return self._evaded(judge) if verdict is Verdict.LEGAL else verdict
             # golden.cannot-beats-can: the card's "cannot" wins over the evasion card's "can"
             return judge.illegal(
                 "golden.cannot-beats-can",
@@ -403,9 +400,7 @@ class Walk:
                     "no-evade": f"{said}: the avenger took up the bane to defeat it and may not evade it.",
                 },
             )
-            if verdict is not Verdict.LEGAL:
-                return verdict
-            return self._evaded(judge)
+            return self._evaded(judge) if verdict is Verdict.LEGAL else verdict
         if step is EncounterStep.EVASION:
             judge.legal("step.evasion", f"{said}: evading ends the encounter at once.")
         elif a.late:
