@@ -109,21 +109,15 @@ def run(s: Situation, trail: Trail) -> Outcome:
         verdict = Verdict.ILLEGAL
     elif Verdict.UNDETERMINED in verdicts or any(step.basis is Basis.OPEN for step in trail.steps):
         verdict = Verdict.UNDETERMINED
-    opening.note(
-        "step.order",
-        "Steps applied: "
-        + ", ".join(state["steps"])
-        + (
-            f"; then {walks[-1].enc.who}'s new encounter: " + ", ".join(state["avenge"]["steps"])
-            if len(walks) > 1
-            else ""
-        )
-        + (
-            f". {s.card.name}: its fate is not decided."
-            if state["card"]["outcome"] == CardOutcome.UNKNOWN.value
-            else f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}."
-        ),
-    )
+    applied = "Steps applied: " + ", ".join(state["steps"])
+    if len(walks) > 1:
+        applied += f"; then {walks[-1].enc.who}'s new encounter: " + ", ".join(state["avenge"]["steps"])
+    card = state["card"]
+    if card["outcome"] == CardOutcome.UNKNOWN.value:
+        applied += f". {s.card.name}: its fate is not decided."
+    else:
+        applied += f". {s.card.name}: {card['outcome']}, {_where(card['at'])}."
+    opening.note("step.order", applied)
     return Outcome(verdict, _summary(s, walks, verdicts, state, verdict), state)
 
 
@@ -335,15 +329,15 @@ def _summary(s: Situation, walks: list[Walk], verdicts: list[Verdict], state: di
     else:
         fate = f"What becomes of {s.card.name} is not decided by the events given."
     if bad:
-        events = ", ".join(str(n) for n in bad)
-        return (
-            f"Illegal: event{'s' if len(bad) > 1 else ''} {events} break{'' if len(bad) > 1 else 's'} the rules. {fate}"
-        )
+        return f"Illegal: {_events(bad, 'break')} the rules. {fate}"
     if open_:
-        events = ", ".join(str(n) for n in open_)
-        plural = "s" if len(open_) > 1 else ""
-        verb = "rest" if len(open_) > 1 else "rests"
-        return f"Undetermined: event{plural} {events} {verb} on a question the rules leave open. {fate}"
+        return f"Undetermined: {_events(open_, 'rest')} on a question the rules leave open. {fate}"
     if verdict is Verdict.UNDETERMINED:
         return f"Undetermined: the outcome rests on a question the rules leave open. {fate}"
     return f"Legal: every event follows the rules. {fate}"
+
+
+def _events(numbers: list[int], verb: str) -> str:
+    """``event 3 breaks`` or ``events 2, 5 break``: the events by number, with ``verb`` as said of several."""
+    many = len(numbers) > 1
+    return f"event{'s' if many else ''} {', '.join(map(str, numbers))} {verb if many else verb + 's'}"
