@@ -308,9 +308,7 @@ def _read_explore(s: Situation, body: Any) -> Explore:
         if pawn.side != HOUSE:
             raise doc.error((*where, "bump"), f"{bump} is a Dark Arts pawn; a bump picks a House pawn")
         bump = pawn.id
-    earlier = body.get("earlier-cards", 0)
-    if not isinstance(earlier, int) or isinstance(earlier, bool) or earlier < 0:
-        raise doc.error((*where, "earlier-cards"), f"expected a whole number 0 or more, got {earlier!r}")
+    earlier = count(doc, (*where, "earlier-cards"), body.get("earlier-cards", 0))
     if earlier and card is None:
         raise doc.error((*where, "earlier-cards"), "a further card in this Explore needs `card`, e.g. card: 3")
     return Explore(card, moves, relocate, bump, earlier)
