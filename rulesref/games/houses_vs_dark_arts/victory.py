@@ -177,7 +177,7 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
         in_red = taken.replace("red Event Space", "Event Space in the red zone")
         taken = f"space {card}, {in_red}, taken as {taken}"
     trail.rule("victory.pawn-count", f"The location card was taken at {taken}: {need} pawn(s) needed.")
-    if track is not None and _later(track, when):
+    if track is not None and space is not None and track.marker > space:
         # victory.pawn-count-fixed: later advances do not lower it
         trail.rule(
             "victory.pawn-count-fixed",
@@ -192,16 +192,6 @@ def _also_red(track: Track) -> bool:
         return False
     rank = track.red_rank(track.length)
     return track.red is None or (rank is not None and rank < 2)
-
-
-def _later(track: Track, when: str) -> bool:
-    reds = track.red_events()
-    at = {
-        "first-red": reds[0] if reds else None,
-        "next-red": reds[1] if len(reds) > 1 else None,
-        "last-space": track.length,
-    }[when]
-    return at is not None and track.marker > at
 
 
 def _location(s: Situation, required: bool = True) -> list[str] | None:
