@@ -208,8 +208,7 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     if pawn.at == RESERVE:
         # open.reserve-deployment: how a reserve pawn comes onto the board is a reading
         if not steps:
-            turns.deploy(s, trail, pawn.id)
-            raise trail.refuse(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
+            _deployed(s, trail, pawn.id, enters=False)
         s.turn_questions.append(lambda: _deployed(s, trail, pawn.id))
         _enter(s, trail, pawn, steps[0].to, "placed")
         pawn.at, steps = steps[0].to, steps[1:]
@@ -239,9 +238,9 @@ def _open(trail: Trail, clause: str, says: str) -> None:
     raise trail.undetermined(clause, says)
 
 
-def _deployed(s: Situation, trail: Trail, pawn: str) -> None:
-    """A reserve pawn came onto the board by this Explore: refused unless reserve-deployment=by-explore."""
-    if turns.deploy(s, trail, pawn) != "by-explore":
+def _deployed(s: Situation, trail: Trail, pawn: str, *, enters: bool = True) -> None:
+    """A reserve pawn in this Explore: refused unless it ``enters`` the board and reserve-deployment=by-explore."""
+    if turns.deploy(s, trail, pawn) != "by-explore" or not enters:
         raise trail.refuse(f"{pawn} is in the reserve and does not enter the board by this Explore")
 
 
