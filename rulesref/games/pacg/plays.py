@@ -179,13 +179,12 @@ def _relevance(
             "something else here, or name the step's check with check:).",
         )
     if enc.was_rolled(step, where):
-        what = (
-            f"the {where} check"
-            if not isinstance(where, int)
-            else "the first check"
-            if where == 1
-            else f"check {where} of the chain"
-        )
+        if not isinstance(where, int):
+            what = f"the {where} check"
+        elif where == 1:
+            what = "the first check"
+        else:
+            what = f"check {where} of the chain"
         return judge.illegal(
             "check.sub-steps",
             f"{said} on {what} after its dice were rolled: cards and powers that affect a check are played before "
