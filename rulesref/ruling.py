@@ -386,9 +386,9 @@ class Trail:
 
     def choice(self, reading: str) -> str:
         """The option in force for a reading: chosen, else default, else Undetermined (no step recorded)."""
-        r = self._reading(reading)
         option = self.chosen(reading)
         if option is None:
+            r = self._reading(reading)
             names = ", ".join(o.id for o in r.options)
             raise Undetermined(
                 r.open,

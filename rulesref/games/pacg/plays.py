@@ -278,7 +278,6 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
     if not earlier:
         return None
     first = earlier[0]
-    already = _already(first, new)
     verdict = judge.by_reading(
         "damage-instances",
         "damage.separate-instances",
@@ -287,7 +286,7 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
             f"{first.step.value} step, but each instance of damage is its own source with its own reduction plays.",
         },
         illegal={
-            "one-source": f"{said}: {already}, against {new.reduces}'s damage from {here} in the "
+            "one-source": f"{said}: {_already(first, new)}, against {new.reduces}'s damage from {here} in the "
             f"{first.step.value} step, and all of one source's damage counts once for the one-per-type limit.",
         },
         about=said,
