@@ -113,10 +113,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
     enc.outcome = CardOutcome.UNDEFEATED
     if enc.number > 0:
         # step.avenge: each bane can be avenged only once, and this is the avenger's encounter
-        judge.note(
-            "step.resolve-bane",
-            f"Resolve: {failed}, so it is undefeated.",
-        )
+        judge.note("step.resolve-bane", f"Resolve: {failed}, so it is undefeated.")
         judge.note(
             "step.avenge",
             f"{card.name} has already been avenged, and a bane can be avenged only once: no one may avenge it again.",
