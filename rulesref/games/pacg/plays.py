@@ -41,7 +41,7 @@ def judge_play(
 
     ``holds_check``: the step has a check the play can be made on.
     """
-    said = f"{play.by} plays {play.card} ({play.type}{', freely' if play.freely else ''})"
+    said = _said(play)
     wrong = _relevance(judge, enc, step, where, play.purpose, said, holds_check)
     if wrong is not None:
         return wrong
@@ -84,6 +84,11 @@ def judge_play(
         if play.how == "reveal":
             enc.revealed.add(key)
     return verdict
+
+
+def _said(play: Play) -> str:
+    """How the steps name a boon play: ``Amiri plays Longsword (weapon, freely)``."""
+    return f"{play.by} plays {play.card} ({play.type}{', freely' if play.freely else ''})"
 
 
 def _immunity_ignored(judge: Judge, card: Card, said: str, hit: list[str], itself: bool) -> None:
@@ -304,11 +309,11 @@ def _same_source(enc: Encounter, one: int | None, other: int | None) -> bool:
     return _source_of(enc, one).casefold() == _source_of(enc, other).casefold()
 
 
-def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, said: str) -> Verdict:
+def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int) -> Verdict:
     """A boon played against damage dealt after the encounter: the damage rules still hold there
     (something to reduce, of its type; one boon of each type per character per source), though
     the encounter's step limits do not."""
-    step = EncounterStep.AFTER_ENCOUNTER
+    step, said = EncounterStep.AFTER_ENCOUNTER, _said(play)
     source, why = _damage_for(enc, step, None, play)
     if source is None:
         return judge.illegal("damage.responses", f"{said}: {why}")

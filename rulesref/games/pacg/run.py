@@ -224,8 +224,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
                 f"{who}'s play comes at the end of a turn a power forced to end, where no cards or powers may be used.",
             )
         if isinstance(a, ev.Play) and a.reduces is not None:
-            said = f"{who} plays {a.card} ({a.type}{', freely' if a.freely else ''})"
-            return plays.judge_reduction_after(judge, last, a, event.index, said)
+            return plays.judge_reduction_after(judge, last, a, event.index)
         if a.purpose == "damage" and not any(d.step is EncounterStep.AFTER_ENCOUNTER for d in last.damage):
             return judge.illegal(
                 "damage.responses",
