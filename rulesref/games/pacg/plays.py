@@ -160,8 +160,6 @@ def _relevance(
     holds_check: bool,
 ) -> Verdict | None:
     """Blocks 1 and 2: only plays that bear on the current step, and none on a check already rolled."""
-    if step is EncounterStep.BETWEEN:
-        return judge.illegal("encounter.step-plays", f"{said}: nothing may be played or used between steps.")
     if purpose in ("heal", "explore"):
         return judge.illegal(
             "encounter.step-plays",
