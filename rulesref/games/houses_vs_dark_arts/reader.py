@@ -216,11 +216,10 @@ def read_turn(doc: Loaded, houses: list[str]) -> Turn | None:
     )
 
 
-def _need_turn(s: Situation, action: str) -> Turn:
-    """The turn, which an action needs to know who takes it; else a ScenarioError."""
+def _need_turn(s: Situation, action: str) -> None:
+    """Refuse an action without the turn, which it needs to know who takes it."""
     if s.turn is None:
         raise s.doc.error((), f"{action} needs `turn:` to know who takes it, e.g. turn: {{side: dark-arts}}")
-    return s.turn
 
 
 # --- the Dark Arts Path ---------------------------------------------------------------------
