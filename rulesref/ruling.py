@@ -317,6 +317,8 @@ class Trail:
         an open step recorded while the ruling goes on (the engine gives the verdict).
     ``choice(reading) -> option``
         the option in force without recording a step (to decide what to say).
+    ``chosen(reading) -> option | None``
+        the same, None where ``choice`` would end the ruling ``undetermined``.
 
     The steps that forbid the action and the open question a ruling ends on are marked
     ``decides``: the verdict rests on them (``mark_deciding`` marks the rest).
@@ -378,11 +380,15 @@ class Trail:
             raise NotInPack.of(self.game, f"the rule pack has no reading {reading!r}, which its engine uses")
         return r
 
+    def chosen(self, reading: str) -> str | None:
+        """The option in force for a reading: chosen, else default, else None (no step recorded)."""
+        return self.choices.get(reading, self._reading(reading).default)
+
     def choice(self, reading: str) -> str:
         """The option in force for a reading: chosen, else default, else Undetermined (no step recorded)."""
-        r = self._reading(reading)
-        option = self.choices.get(reading, r.default)
+        option = self.chosen(reading)
         if option is None:
+            r = self._reading(reading)
             names = ", ".join(o.id for o in r.options)
             raise Undetermined(
                 r.open,

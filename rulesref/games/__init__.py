@@ -53,10 +53,7 @@ def find_game(name: str) -> Game:
         if wanted == game.id or wanted in game.aliases:
             return game
         names += [game.id, *game.aliases]
-    raise UnknownNameError(
-        f"unsupported game: {name!r}",
-        hint=did_you_mean(wanted, names) or "see `rulesref games`",
-    )
+    raise UnknownNameError(f"unsupported game: {name!r}", hint=did_you_mean(wanted, names) or "see `rulesref games`")
 
 
 def engine_for(game: Game) -> Engine:

@@ -18,15 +18,20 @@ SAYS = {
 """What each icon gives (bonus.icon); the page makes none of them optional."""
 
 
+def _dark_arts_bonus(pawn: str, space: str) -> dict[str, str]:
+    """The words of reading bonus-dark-arts for a Dark Arts pawn ending its move on a bonus space."""
+    ends = f"{pawn}, a Dark Arts pawn, ends its move on the bonus space {space}: "
+    return {
+        "no-bonus": ends + "the bonus is printed for a House pawn ending there, and under this reading a "
+        "Dark Arts pawn takes nothing.",
+        "takes-bonus": ends + "Dark Arts pawns take bonuses as House pawns do.",
+    }
+
+
 def _bumped_off_the_bonus(s: Situation, trail: Trail, move: Move) -> None:
     """A Dark Arts pawn that takes bonuses (by reading) ended on one, then went back to the reserve with its bump."""
     pawn = s.pawns[move.pawn]
-    trail.reading(
-        "bonus-dark-arts",
-        f"{pawn.id}, a Dark Arts pawn, ends its move on the bonus space {move.end}: Dark Arts pawns take "
-        "bonuses as House pawns do.",
-        clause="open.bonus-dark-arts",
-    )
+    trail.reading("bonus-dark-arts", _dark_arts_bonus(pawn.id, move.end), clause="open.bonus-dark-arts")
     trail.open(
         "open.bonus-dark-arts",
         f"{pawn.id} went back to the reserve with its bump: whether it still takes the bonus of {move.end} is not "
@@ -52,16 +57,7 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         return
     if pawn.side != HOUSE:
         # open.bonus-dark-arts: the pages give the bonus to House pawns only
-        ends = f"{pawn.id}, a Dark Arts pawn, ends its move on the bonus space {move.end}: "
-        option = trail.reading(
-            "bonus-dark-arts",
-            {
-                "no-bonus": ends + "the bonus is printed for a House pawn ending there, and under this reading a "
-                "Dark Arts pawn takes nothing.",
-                "takes-bonus": ends + "Dark Arts pawns take bonuses as House pawns do.",
-            },
-            clause="open.bonus-dark-arts",
-        )
+        option = trail.reading("bonus-dark-arts", _dark_arts_bonus(pawn.id, move.end), clause="open.bonus-dark-arts")
         if option == "no-bonus":
             return
     if first_of_two:
@@ -74,13 +70,12 @@ def resolve(s: Situation, trail: Trail, move: Move, *, first_of_two: bool) -> No
         if option == "no-bonus":
             return
     who = pawn.house or DARK_ARTS
-    if pawn.side == HOUSE:
-        trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
     if icon is Bonus.ANOTHER_TURN:  # whether it gives a turn here is another_turn's (a chain, the last hands)
         icon_says = f"The icon there is {board.bonus[move.end]}."
     else:
         icon_says = f"The icon there is {board.bonus[move.end]}: {name(who)} {SAYS[icon]}."
     if pawn.side == HOUSE:
+        trail.rule("bonus.end-on-space", f"{pawn.id} ends its move on the bonus space {move.end}.")
         trail.rule("bonus.icon", icon_says)
     else:
         # bonus.icon is printed for a House pawn's bonus: a Dark Arts pawn takes it only by the reading

@@ -8,6 +8,7 @@ text only: render.py decides how to show it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rulesref.games.houses_vs_dark_arts.model import COLUMNS, Board
@@ -52,7 +53,8 @@ def picture(board: Board, pawns: dict[str, list[str]], trail: list[tuple[str, li
         links = ", ".join(sorted(board.neighbours[space]))
         who = " ".join(pawns.get(space, [])) or _cell(board, space, {}, path)
         lines.append(f"    {space}" + (f" (borders {links})" if links else "") + f": {who}")
-    used = [f"{mark} {name}" for mark, name in _MARKS if _shown(board, mark, path)]
+    marked = _marked(board, path)
+    used = [f"{mark} {name}" for mark, name in _MARKS if marked[mark]]
     if used:
         lines.append("    " + "  ".join(used))
     for pawn, spaces in trail:
@@ -66,10 +68,7 @@ def _cell(board: Board, space: str, pawns: dict[str, list[str]], path: set[str])
         return here[0] + ("+" if len(here) > 1 else "")
     if space in path:
         return "*"
-    for mark, present in (("#", board.protected), ("+", board.bonus), ("^", board.fly_off), ("~", board.passages)):
-        if space in present:
-            return mark
-    return "."
+    return next((mark for mark, present in _marked(board, path).items() if space in present), ".")
 
 
 def _between(board: Board, a: str, b: str, wall: str, obstacle: str, none: str) -> str:
@@ -80,9 +79,9 @@ def _between(board: Board, a: str, b: str, wall: str, obstacle: str, none: str) 
     return none
 
 
-def _shown(board: Board, mark: str, path: set[str]) -> bool:
-    present = {"#": board.protected, "+": board.bonus, "^": board.fly_off, "~": board.passages, "*": path}
-    return bool(present[mark])
+def _marked(board: Board, path: set[str]) -> dict[str, Collection[str]]:
+    """The spaces each mark of the legend stands on (``_MARKS``), in the order a cell shows them."""
+    return {"#": board.protected, "+": board.bonus, "^": board.fly_off, "~": board.passages, "*": path}
 
 
 def _pawns(raw: dict[str, Any]) -> dict[str, list[str]]:

@@ -71,13 +71,11 @@ def draw(s: Situation, trail: Trail, who: str, n: int, cause: str) -> int:
                 clause="open.last-hand",
                 about=f"{empty}; whether the discard pile is still reshuffled",
             )
-            if option is None:
-                # the hand, deck and discard pile it leaves are the open question itself
+            if option != "yes":  # no reshuffle, or none known: the draw stops there
                 player.hand += drawn
-                unstate(player, "hand", "deck", "discard")
-                return drawn
-            if option == "no":
-                player.hand += drawn
+                if option is None:
+                    # the hand, deck and discard pile it leaves are the open question itself
+                    unstate(player, "hand", "deck", "discard")
                 return drawn
         # draw.reshuffle: the discard pile, shuffled, becomes the new draw deck
         trail.rule(

@@ -60,7 +60,7 @@ def explore(s: Situation, trail: Trail, ex: Explore) -> Outcome:
     for i, move in enumerate(ex.moves):
         walk(s, trail, run, move)
         encounters.resolve(s, trail, run.explore, move)
-        bonus.resolve(s, trail, move, first_of_two=_first_of_two(ex, i))
+        bonus.resolve(s, trail, move, first_of_two=len(ex.moves) == 2 and i == 0)
     if not ex.moves:
         trail.rule("move.fewer-points", "No pawn moves: a card's movement is an allowance, not an obligation.")
         s.told.append("no pawn moves")
@@ -81,10 +81,6 @@ def _side(s: Situation, ex: Explore) -> str | None:
 
 def _house_of(s: Situation, ex: Explore) -> str | None:
     return s.pawns[ex.moves[0].pawn].house if ex.moves else None
-
-
-def _first_of_two(ex: Explore, i: int) -> bool:
-    return len(ex.moves) == 2 and i == 0
 
 
 # --- the card's points ------------------------------------------------------------------
@@ -212,8 +208,7 @@ def walk(s: Situation, trail: Trail, run: Run, move: Move) -> None:
     if pawn.at == RESERVE:
         # open.reserve-deployment: how a reserve pawn comes onto the board is a reading
         if not steps:
-            turns.deploy(s, trail, pawn.id)
-            raise trail.refuse(f"{pawn.id} is in the reserve and does not enter the board by this Explore")
+            _deployed(s, trail, pawn.id, enters=False)
         s.turn_questions.append(lambda: _deployed(s, trail, pawn.id))
         _enter(s, trail, pawn, steps[0].to, "placed")
         pawn.at, steps = steps[0].to, steps[1:]
@@ -243,9 +238,9 @@ def _open(trail: Trail, clause: str, says: str) -> None:
     raise trail.undetermined(clause, says)
 
 
-def _deployed(s: Situation, trail: Trail, pawn: str) -> None:
-    """A reserve pawn came onto the board by this Explore: refused unless reserve-deployment=by-explore."""
-    if turns.deploy(s, trail, pawn) != "by-explore":
+def _deployed(s: Situation, trail: Trail, pawn: str, *, enters: bool = True) -> None:
+    """A reserve pawn in this Explore: refused unless it ``enters`` the board and reserve-deployment=by-explore."""
+    if turns.deploy(s, trail, pawn) != "by-explore" or not enters:
         raise trail.refuse(f"{pawn} is in the reserve and does not enter the board by this Explore")
 
 

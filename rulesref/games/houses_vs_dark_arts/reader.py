@@ -216,11 +216,10 @@ def read_turn(doc: Loaded, houses: list[str]) -> Turn | None:
     )
 
 
-def _need_turn(s: Situation, action: str) -> Turn:
-    """The turn, which an action needs to know who takes it; else a ScenarioError."""
+def _need_turn(s: Situation, action: str) -> None:
+    """Refuse an action without the turn, which it needs to know who takes it."""
     if s.turn is None:
         raise s.doc.error((), f"{action} needs `turn:` to know who takes it, e.g. turn: {{side: dark-arts}}")
-    return s.turn
 
 
 # --- the Dark Arts Path ---------------------------------------------------------------------
@@ -308,9 +307,7 @@ def _read_explore(s: Situation, body: Any) -> Explore:
         if pawn.side != HOUSE:
             raise doc.error((*where, "bump"), f"{bump} is a Dark Arts pawn; a bump picks a House pawn")
         bump = pawn.id
-    earlier = body.get("earlier-cards", 0)
-    if not isinstance(earlier, int) or isinstance(earlier, bool) or earlier < 0:
-        raise doc.error((*where, "earlier-cards"), f"expected a whole number 0 or more, got {earlier!r}")
+    earlier = count(doc, (*where, "earlier-cards"), body.get("earlier-cards", 0))
     if earlier and card is None:
         raise doc.error((*where, "earlier-cards"), "a further card in this Explore needs `card`, e.g. card: 3")
     return Explore(card, moves, relocate, bump, earlier)

@@ -405,13 +405,13 @@ def advance_action(s: Situation, trail: Trail, advance_: Advance) -> Outcome:
     if cause == "house-markers":
         if spaces != 1:
             raise trail.illegal("path.house-markers", "A full set of House Markers advances the Path 1 space.")
-        if s.players.get(DARK_ARTS) is not None and not complete_marker_set(s, trail):
-            raise trail.refuse(
-                "The Dark Arts does not hold every participating house's Marker: only a full set advances the Path."
-            )
         if s.players.get(DARK_ARTS) is None:
             trail.rule("path.house-markers", "The full set of House Markers advances the Path 1 space.")
             advance(s, trail, 1, cause)
+        elif not complete_marker_set(s, trail):
+            raise trail.refuse(
+                "The Dark Arts does not hold every participating house's Marker: only a full set advances the Path."
+            )
     else:
         if cause == "replenish":
             trail.rule("replenish.house-advance", "A House Replenish advances the Marker 1 space.")

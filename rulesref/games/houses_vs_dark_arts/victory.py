@@ -18,14 +18,15 @@ Every check adds ``result`` to the state: ``dark-arts``, ``houses``, ``draw`` or
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rulesref.games.houses_vs_dark_arts.hands import cleanup
 from rulesref.games.houses_vs_dark_arts.model import CARD_MOMENTS, DARK_ARTS, Check, Situation, Track, card_moment, name
 from rulesref.games.houses_vs_dark_arts.track import last_space, unlocked
-from rulesref.ruling import Outcome, Trail, Undetermined, Verdict
+from rulesref.ruling import Outcome, Trail, Verdict
 
 REQUIRED = {"first-red": 3, "next-red": 2, "last-space": 1}
 """Pawns needed at the location, by when the location card was taken (victory.pawn-count)."""
-_WHEN = CARD_MOMENTS
 
 
 def check(s: Situation, trail: Trail, check_: Check) -> Outcome:
@@ -171,13 +172,12 @@ def _required(s: Situation, trail: Trail, card: str | int | None) -> int | None:
         )
     need = REQUIRED[when]
     s.facts["required-pawns"] = need
-    taken = _WHEN[when]
+    taken = CARD_MOMENTS[when]
     if isinstance(card, int) and when != "last-space":  # an Event Space in the red zone is taken as a red one
-        taken = (
-            f"space {card}, {taken.replace('red Event Space', 'Event Space in the red zone')}, taken as {_WHEN[when]}"
-        )
+        in_red = taken.replace("red Event Space", "Event Space in the red zone")
+        taken = f"space {card}, {in_red}, taken as {taken}"
     trail.rule("victory.pawn-count", f"The location card was taken at {taken}: {need} pawn(s) needed.")
-    if track is not None and _later(track, when):
+    if track is not None and space is not None and track.marker > space:
         # victory.pawn-count-fixed: later advances do not lower it
         trail.rule(
             "victory.pawn-count-fixed",
@@ -192,16 +192,6 @@ def _also_red(track: Track) -> bool:
         return False
     rank = track.red_rank(track.length)
     return track.red is None or (rank is not None and rank < 2)
-
-
-def _later(track: Track, when: str) -> bool:
-    reds = track.red_events()
-    at = {
-        "first-red": reds[0] if reds else None,
-        "next-red": reds[1] if len(reds) > 1 else None,
-        "last-space": track.length,
-    }[when]
-    return at is not None and track.marker > at
 
 
 def _location(s: Situation, required: bool = True) -> list[str] | None:
@@ -249,10 +239,7 @@ def _pawns_at_location(s: Situation, trail: Trail, need: int, asked: bool) -> in
             clause="open.location-card",
         )
         if option == "one-space":
-            by_space: dict[str, int] = {}
-            for p in dark:
-                by_space[p.at] = by_space.get(p.at, 0) + 1
-            n = max(by_space.values())
+            n = max(Counter(p.at for p in dark).values())
             s.facts["pawns-at-location"] = n
             return n
     s.facts["pawns-at-location"] = len(dark)
@@ -351,7 +338,7 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
         )
         return False
     unsaid_hands = [w for w, p in s.players.items() if "hand" not in p.given]
-    if unsaid_hands and _last_hand_end_chosen(trail) != "one-more-round":
+    if unsaid_hands and trail.chosen("last-hand-end") != "one-more-round":
         # a hand left out counts as 0, but it may hold cards, which would settle the end on either reading
         raise s.doc.error(
             ("players", unsaid_hands[0], "hand"),
@@ -373,14 +360,6 @@ def _final_hands_out(s: Situation, trail: Trail) -> bool:
     # every hand given is empty (a hand with cards was ruled on above)
     trail.rule("victory.draw-game", "Every hand is empty.")
     return True
-
-
-def _last_hand_end_chosen(trail: Trail) -> str | None:
-    """The option of last-hand-end in force, None while it is not chosen (it has no default)."""
-    try:
-        return trail.choice("last-hand-end")
-    except Undetermined:
-        return None
 
 
 def _result_words(result: str) -> str:

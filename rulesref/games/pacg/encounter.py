@@ -87,11 +87,6 @@ class Walk:
 
     def enter(self, step: EncounterStep, judge: Judge) -> None:
         self.enc.walked.append(step)
-        self._enter(step, judge)
-        if self.enc.over is not None and self.enc.ended_in is None:
-            self.enc.ended_in = step
-
-    def _enter(self, step: EncounterStep, judge: Judge) -> None:
         if step is EncounterStep.RESOLVE:
             outcome.resolve(self.s, self.enc, judge)
         elif step is EncounterStep.CLOSE:
@@ -100,6 +95,8 @@ class Walk:
             outcome.escape(self.s, self.enc, judge)
         elif step is EncounterStep.WIN:
             outcome.win(self.s, self.enc, judge)
+        if self.enc.over is not None and self.enc.ended_in is None:
+            self.enc.ended_in = step
 
     def leave(self, judge: Judge) -> None:
         if self.enc.current is EncounterStep.AVENGE and self.enc.avenged_by is None:
@@ -184,19 +181,19 @@ class Walk:
             why = "a boon cannot be avenged" if not card.is_bane else f"{card.name} was defeated"
             return judge.illegal("step.avenge", f"only an undefeated bane can be avenged, and {why}.")
         after_resolve = (EncounterStep.CLOSE, EncounterStep.ESCAPE, EncounterStep.WIN)
-        if enc.outcome is CardOutcome.UNKNOWN and step in after_resolve and enc.status is not None:
+        if enc.outcome is CardOutcome.UNKNOWN and step in after_resolve:
+            if enc.status is None:
+                raise self.s.doc.error(
+                    (*event.path, "step"),
+                    f"cannot rule on the {step.value} step: no result says whether {card.name} was defeated",
+                    hint="add the check results (result: ...) or a status event",
+                )
             judge.open(
                 "encounter.status-change",
                 f"whether {card.name} was defeated is not settled (above), so neither is whether the {step.value} "
                 "step runs.",
             )
             return Verdict.UNDETERMINED
-        if enc.outcome is CardOutcome.UNKNOWN and step in after_resolve:
-            raise self.s.doc.error(
-                (*event.path, "step"),
-                f"cannot rule on the {step.value} step: no result says whether {card.name} was defeated",
-                hint="add the check results (result: ...) or a status event",
-            )
         if card.summoned and step in SUMMONED_OPEN_STEPS:
             return self.summoned_villain_step(judge, step)
         if step is EncounterStep.CLOSE:
@@ -259,11 +256,10 @@ class Walk:
 
     def dispatch(self, judge: Judge, event: ev.Event, step: EncounterStep, where: int | str | None) -> Verdict:
         s, enc, a = self.s, self.enc, event.action
-        if isinstance(a, ev.Play):
+        if isinstance(a, (ev.Play, ev.Power)):
             combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
-            return plays.judge_play(judge, enc, s.card, combat, step, where, a, event.index, holds)
-        if isinstance(a, ev.Power):
-            combat, holds = self.on_combat(event, step, where), self.holds_check(event, step, where)
+            if isinstance(a, ev.Play):
+                return plays.judge_play(judge, enc, s.card, combat, step, where, a, event.index, holds)
             return plays.judge_power(judge, enc, s.card, combat, step, where, a, holds)
         if isinstance(a, ev.Result):
             return attempts.judge_result(judge, s, enc, event, step, where, a)
@@ -384,9 +380,7 @@ class Walk:
                         "evade.",
                     },
                 )
-                if verdict is not Verdict.LEGAL:
-                    return verdict
-                return self._evaded(judge)
+                return self._evaded(judge) if verdict is Verdict.LEGAL else verdict
             # golden.cannot-beats-can: the card's "cannot" wins over the evasion card's "can"
             return judge.illegal(
                 "golden.cannot-beats-can",
@@ -403,9 +397,7 @@ class Walk:
                     "no-evade": f"{said}: the avenger took up the bane to defeat it and may not evade it.",
                 },
             )
-            if verdict is not Verdict.LEGAL:
-                return verdict
-            return self._evaded(judge)
+            return self._evaded(judge) if verdict is Verdict.LEGAL else verdict
         if step is EncounterStep.EVASION:
             judge.legal("step.evasion", f"{said}: evading ends the encounter at once.")
         elif a.late:

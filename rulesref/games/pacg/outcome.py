@@ -9,7 +9,6 @@ from __future__ import annotations
 from rulesref.games.pacg.judge import Judge
 from rulesref.games.pacg.situation import Situation
 from rulesref.games.pacg.state import CardOutcome, Encounter, Over, Where
-from rulesref.ruling import Undetermined
 
 
 def checks_outcome(s: Situation, enc: Encounter) -> bool | None:
@@ -114,10 +113,7 @@ def resolve(s: Situation, enc: Encounter, judge: Judge) -> None:
     enc.outcome = CardOutcome.UNDEFEATED
     if enc.number > 0:
         # step.avenge: each bane can be avenged only once, and this is the avenger's encounter
-        judge.note(
-            "step.resolve-bane",
-            f"Resolve: {failed}, so it is undefeated.",
-        )
+        judge.note("step.resolve-bane", f"Resolve: {failed}, so it is undefeated.")
         judge.note(
             "step.avenge",
             f"{card.name} has already been avenged, and a bane can be avenged only once: no one may avenge it again.",
@@ -336,9 +332,7 @@ def _after_win(enc: Encounter, judge: Judge) -> None:
     Unchosen, it is left open without a step: the win itself is settled, and only something
     the scenario says happens after it (run._after) turns on the reading; the state says
     the turn is "open"."""
-    try:
-        judge.trail.choice("after-win")
-    except Undetermined:
+    if judge.trail.chosen("after-win") is None:
         enc.after_win = None
         return
     enc.after_win = judge.option(

@@ -25,8 +25,6 @@ from rulesref.games.pacg.steps import NO_CHECK_STEPS, EncounterStep
 from rulesref.ruling import Verdict
 from rulesref.text import indefinite
 
-Unit = tuple[object, ...]
-
 
 def judge_play(
     judge: Judge,
@@ -43,7 +41,7 @@ def judge_play(
 
     ``holds_check``: the step has a check the play can be made on.
     """
-    said = f"{play.by} plays {play.card} ({play.type}{', freely' if play.freely else ''})"
+    said = _said(play)
     wrong = _relevance(judge, enc, step, where, play.purpose, said, holds_check)
     if wrong is not None:
         return wrong
@@ -86,6 +84,11 @@ def judge_play(
         if play.how == "reveal":
             enc.revealed.add(key)
     return verdict
+
+
+def _said(play: Play) -> str:
+    """How the steps name a boon play: ``Amiri plays Longsword (weapon, freely)``."""
+    return f"{play.by} plays {play.card} ({play.type}{', freely' if play.freely else ''})"
 
 
 def _immunity_ignored(judge: Judge, card: Card, said: str, hit: list[str], itself: bool) -> None:
@@ -157,8 +160,6 @@ def _relevance(
     holds_check: bool,
 ) -> Verdict | None:
     """Blocks 1 and 2: only plays that bear on the current step, and none on a check already rolled."""
-    if step is EncounterStep.BETWEEN:
-        return judge.illegal("encounter.step-plays", f"{said}: nothing may be played or used between steps.")
     if purpose in ("heal", "explore"):
         return judge.illegal(
             "encounter.step-plays",
@@ -181,13 +182,12 @@ def _relevance(
             "something else here, or name the step's check with check:).",
         )
     if enc.was_rolled(step, where):
-        what = (
-            f"the {where} check"
-            if not isinstance(where, int)
-            else "the first check"
-            if where == 1
-            else f"check {where} of the chain"
-        )
+        if not isinstance(where, int):
+            what = f"the {where} check"
+        elif where == 1:
+            what = "the first check"
+        else:
+            what = f"check {where} of the chain"
         return judge.illegal(
             "check.sub-steps",
             f"{said} on {what} after its dice were rolled: cards and powers that affect a check are played before "
@@ -200,7 +200,7 @@ def _relevance(
 def _damage_for(
     enc: Encounter, step: EncounterStep, where: int | str | None, play: Play
 ) -> tuple[DamageDealt | None, str]:
-    """Block 5: the damage this play reduces, dealt earlier in the same step (and check)."""
+    """Block 6: the damage this play reduces, dealt earlier in the same step (and check)."""
     here = [d for d in enc.damage if d.step is step and play.reduces in d.to]
     same = [d for d in here if d.check == where] or here
     if not same:
@@ -219,29 +219,28 @@ def _damage_for(
     return next((d for d in reversed(fits) if d.id not in answered), fits[-1]), ""
 
 
-def _unit(p: Played, option: str) -> Unit:
-    """What one count of the type limit covers under each reading of open.boon-limit-unit."""
-    if option == "per-step":
-        return (p.step,)
-    return (p.step, p.check)
-
-
 def _clashes(enc: Encounter, new: Played, option: str) -> list[Played]:
-    return [p for p in enc.plays if p.type == new.type and not p.freely and _unit(p, option) == _unit(new, option)]
+    """The counted plays of ``new``'s type in what one count of the limit covers under each reading of
+    open.boon-limit-unit: the step, or (per-check) the check in it."""
+    return [
+        p
+        for p in enc.plays
+        if p.type == new.type and not p.freely and p.step is new.step and (option == "per-step" or p.check == new.check)
+    ]
 
 
 def _type_limit(judge: Judge, enc: Encounter, new: Played, said: str) -> Verdict:
-    """Block 6: one boon of each type for the whole party, per check or step; free plays exempt."""
+    """Block 7: one boon of each type for the whole party, per check or step; free plays exempt."""
     if new.freely:
         return judge.legal(
             "play.played-freely",
             f"{said}: a play made freely does not count toward the party's one-{new.type} limit.",
         )
-    if new.reduces is not None and not _clashes(enc, new, "per-step"):
+    per_check, per_step = _clashes(enc, new, "per-check"), _clashes(enc, new, "per-step")
+    if new.reduces is not None and not per_step:
         verdict = _other_instance(judge, enc, new, said)
         if verdict is not None:
             return verdict
-    per_check, per_step = _clashes(enc, new, "per-check"), _clashes(enc, new, "per-step")
     clash = per_check
     if bool(per_check) != bool(per_step):
         # the two readings of open.boon-limit-unit disagree only here: several checks in one step
@@ -282,7 +281,6 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
     if not earlier:
         return None
     first = earlier[0]
-    already = _already(first, new)
     verdict = judge.by_reading(
         "damage-instances",
         "damage.separate-instances",
@@ -291,7 +289,7 @@ def _other_instance(judge: Judge, enc: Encounter, new: Played, said: str) -> Ver
             f"{first.step.value} step, but each instance of damage is its own source with its own reduction plays.",
         },
         illegal={
-            "one-source": f"{said}: {already}, against {new.reduces}'s damage from {here} in the "
+            "one-source": f"{said}: {_already(first, new)}, against {new.reduces}'s damage from {here} in the "
             f"{first.step.value} step, and all of one source's damage counts once for the one-per-type limit.",
         },
         about=said,
@@ -309,11 +307,11 @@ def _same_source(enc: Encounter, one: int | None, other: int | None) -> bool:
     return _source_of(enc, one).casefold() == _source_of(enc, other).casefold()
 
 
-def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, said: str) -> Verdict:
+def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int) -> Verdict:
     """A boon played against damage dealt after the encounter: the damage rules still hold there
     (something to reduce, of its type; one boon of each type per character per source), though
     the encounter's step limits do not."""
-    step = EncounterStep.AFTER_ENCOUNTER
+    step, said = EncounterStep.AFTER_ENCOUNTER, _said(play)
     source, why = _damage_for(enc, step, None, play)
     if source is None:
         return judge.illegal("damage.responses", f"{said}: {why}")
@@ -324,35 +322,26 @@ def judge_reduction_after(judge: Judge, enc: Encounter, play: Play, event: int, 
         if q.step is step and q.type == play.type and not q.freely and _same_source(enc, q.source, source.id)
     ]
     first = next((q for q in counted if q.reduces == play.reduces), None)
+    others = [q for q in counted if q.reduces is not None]  # another character's when first is None
     record = Played(event, play.by, play.card, play.type, step, None, play.freely, play.reduces, source.id)
     if play.freely:
-        enc.plays.append(record)
-        return judge.legal(
+        verdict = judge.legal(
             "play.played-freely",
             f"{said}: a play made freely does not count toward the one-{play.type} limit on this damage.",
         )
-    if first is not None:
-        return judge.illegal(
-            "damage.type-limit",
-            f"{said}: {_already(first, play)}, against {play.reduces}'s damage from the same source "
-            f"({source.dealer}); only one boon of each type may affect one character's damage from one source.",
-        )
+    elif first is not None:
+        verdict = _same_source_limit(judge, enc, first, record, said)
     # the same card's damage answered during the encounter: one source with it, or another instance?
-    verdict = _other_instance(judge, enc, record, said)
-    if verdict is not None:
-        return verdict
-    others = [q for q in counted if q.reduces is not None]  # another character's: first is None here
-    if others:
+    elif (instance := _other_instance(judge, enc, record, said)) is not None:
+        verdict = instance
+    elif others:
         # one source damaging several characters: each their own limit, or one shared? (open)
         verdict = _damage_limit(judge, said, play, others[0], "the same source's damage to another character")
-        if verdict is Verdict.LEGAL:
-            enc.plays.append(record)
-        return verdict
-    enc.plays.append(record)
-    return judge.legal(
-        "damage.type-limit",
-        f"{said} to reduce the damage to {play.reduces}: the first {play.type} against it, within the limit.",
-    )
+    else:
+        verdict = _first_against(judge, record, said)
+    if verdict is Verdict.LEGAL:
+        enc.plays.append(record)
+    return verdict
 
 
 def _damage_limit(judge: Judge, said: str, new: Played | Play, first: Played, against: str) -> Verdict:
@@ -377,13 +366,28 @@ def _already(first: Played, new: Played | Play) -> str:
     return f"{first.by} already played {first.card}, {indefinite(new.type)}"
 
 
+def _first_against(judge: Judge, new: Played, said: str) -> Verdict:
+    """The first boon of its type against a character's damage: within damage.type-limit."""
+    return judge.legal(
+        "damage.type-limit",
+        f"{said} to reduce the damage to {new.reduces}: the first {new.type} against it, within the limit.",
+    )
+
+
+def _same_source_limit(judge: Judge, enc: Encounter, first: Played, new: Played, said: str) -> Verdict:
+    """``first`` already answered this character's damage from ``new``'s source with a boon of its type."""
+    return judge.illegal(
+        "damage.type-limit",
+        f"{said}: {_already(first, new)}, against {new.reduces}'s damage from the same source "
+        f"({_source_of(enc, new.source)}); only one boon of each type may affect one character's damage from one "
+        "source.",
+    )
+
+
 def _decide(judge: Judge, enc: Encounter, new: Played, clash: list[Played], said: str) -> Verdict:
     if not clash:
         if new.reduces is not None:
-            return judge.legal(
-                "damage.type-limit",
-                f"{said} to reduce the damage to {new.reduces}: the first {new.type} against it, within the limit.",
-            )
+            return _first_against(judge, new, said)
         return judge.legal(
             "encounter.boon-limit",
             f"{said}: the first {new.type} the party plays on this check or step, so within the limit of one per type.",
@@ -402,18 +406,14 @@ def _decide(judge: Judge, enc: Encounter, new: Played, clash: list[Played], said
         )
         return _damage_limit(judge, said, new, clash[0], f"{other} in this step")
     first = clash[0]
+    if new.reduces is not None and first.reduces is not None:
+        return _same_source_limit(judge, enc, first, new, said)
     already = _already(first, new)
     if new.reduces is not None:
-        if first.reduces is None:
-            return judge.illegal(
-                "check.damage-type-limit",
-                f"{said} to reduce damage: {already}, on this check, and "
-                "reducing the check's damage falls under the same one-per-type limit.",
-            )
         return judge.illegal(
-            "damage.type-limit",
-            f"{said}: {already}, against {new.reduces}'s damage from the same source ({_source_of(enc, new.source)}); "
-            "only one boon of each type may affect one character's damage from one source.",
+            "check.damage-type-limit",
+            f"{said} to reduce damage: {already}, on this check, and "
+            "reducing the check's damage falls under the same one-per-type limit.",
         )
     return judge.illegal(
         "encounter.boon-limit",

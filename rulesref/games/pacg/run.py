@@ -109,21 +109,15 @@ def run(s: Situation, trail: Trail) -> Outcome:
         verdict = Verdict.ILLEGAL
     elif Verdict.UNDETERMINED in verdicts or any(step.basis is Basis.OPEN for step in trail.steps):
         verdict = Verdict.UNDETERMINED
-    opening.note(
-        "step.order",
-        "Steps applied: "
-        + ", ".join(state["steps"])
-        + (
-            f"; then {walks[-1].enc.who}'s new encounter: " + ", ".join(state["avenge"]["steps"])
-            if len(walks) > 1
-            else ""
-        )
-        + (
-            f". {s.card.name}: its fate is not decided."
-            if state["card"]["outcome"] == CardOutcome.UNKNOWN.value
-            else f". {s.card.name}: {state['card']['outcome']}, {_where(state['card']['at'])}."
-        ),
-    )
+    applied = "Steps applied: " + ", ".join(state["steps"])
+    if len(walks) > 1:
+        applied += f"; then {walks[-1].enc.who}'s new encounter: " + ", ".join(state["avenge"]["steps"])
+    card = state["card"]
+    if card["outcome"] == CardOutcome.UNKNOWN.value:
+        applied += f". {s.card.name}: its fate is not decided."
+    else:
+        applied += f". {s.card.name}: {card['outcome']}, {_where(card['at'])}."
+    opening.note("step.order", applied)
     return Outcome(verdict, _summary(s, walks, verdicts, state, verdict), state)
 
 
@@ -172,11 +166,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
             return verdict
     elif last.win_open:
         # whether the party won is open: the turn goes on either way only if it also goes on after a win
-        try:
-            continues = trail.choice("after-win") == "turn-continues"
-        except Undetermined:
-            continues = False
-        if not continues:
+        if trail.chosen("after-win") != "turn-continues":
             try:
                 trail.choice("cornered-with-other-villains")
             except Undetermined as question:
@@ -234,8 +224,7 @@ def _after(s: Situation, trail: Trail, walks: list[Walk], event: ev.Event) -> Ve
                 f"{who}'s play comes at the end of a turn a power forced to end, where no cards or powers may be used.",
             )
         if isinstance(a, ev.Play) and a.reduces is not None:
-            said = f"{who} plays {a.card} ({a.type}{', freely' if a.freely else ''})"
-            return plays.judge_reduction_after(judge, last, a, event.index, said)
+            return plays.judge_reduction_after(judge, last, a, event.index)
         if a.purpose == "damage" and not any(d.step is EncounterStep.AFTER_ENCOUNTER for d in last.damage):
             return judge.illegal(
                 "damage.responses",
@@ -299,9 +288,7 @@ def _carry_guards(s: Situation, trail: Trail, first: Encounter, new: Encounter) 
 
     Unchosen, nothing is recorded here: the escape step asks only if the answer decides it.
     """
-    try:
-        trail.choice("avenger-guards")
-    except Undetermined:
+    if trail.chosen("avenger-guards") is None:
         new.guards_open = set(first.guarded)
         return
     places = ", ".join(sorted(first.guarded))
@@ -341,15 +328,15 @@ def _summary(s: Situation, walks: list[Walk], verdicts: list[Verdict], state: di
     else:
         fate = f"What becomes of {s.card.name} is not decided by the events given."
     if bad:
-        events = ", ".join(str(n) for n in bad)
-        return (
-            f"Illegal: event{'s' if len(bad) > 1 else ''} {events} break{'' if len(bad) > 1 else 's'} the rules. {fate}"
-        )
+        return f"Illegal: {_events(bad, 'break')} the rules. {fate}"
     if open_:
-        events = ", ".join(str(n) for n in open_)
-        plural = "s" if len(open_) > 1 else ""
-        verb = "rest" if len(open_) > 1 else "rests"
-        return f"Undetermined: event{plural} {events} {verb} on a question the rules leave open. {fate}"
+        return f"Undetermined: {_events(open_, 'rest')} on a question the rules leave open. {fate}"
     if verdict is Verdict.UNDETERMINED:
         return f"Undetermined: the outcome rests on a question the rules leave open. {fate}"
     return f"Legal: every event follows the rules. {fate}"
+
+
+def _events(numbers: list[int], verb: str) -> str:
+    """``event 3 breaks`` or ``events 2, 5 break``: the events by number, with ``verb`` as said of several."""
+    many = len(numbers) > 1
+    return f"event{'s' if many else ''} {', '.join(map(str, numbers))} {verb if many else verb + 's'}"

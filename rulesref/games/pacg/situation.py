@@ -104,7 +104,7 @@ def _read_character(r: Reader) -> Character:
             raise r.fail(("character",), "missing required key 'name'")
         return Character(
             r.text(("character", "name"), m["name"], "a character name"),
-            r.flag(("character", "proxy"), m["proxy"]) if "proxy" in m else False,
+            r.flag(("character", "proxy"), m.get("proxy", False)),
         )
     return Character(r.text(("character",), raw, "the encountering character's name"))
 
@@ -148,12 +148,7 @@ def _read_location(r: Reader, raw: Any) -> tuple[str | None, int]:
     if isinstance(raw, dict):
         m = r.mapping(("location",), raw, ("name", "other-villains"), "the location")
         name = r.text(("location", "name"), m["name"], "a location name") if "name" in m else None
-        others = (
-            r.number(("location", "other-villains"), m["other-villains"], "a count of villains")
-            if "other-villains" in m
-            else 0
-        )
-        return name, others
+        return name, r.number(("location", "other-villains"), m.get("other-villains", 0), "a count of villains")
     return r.text(("location",), raw, "a location name"), 0
 
 
@@ -171,7 +166,7 @@ def _read_card(r: Reader, raw: Any) -> tuple[Card, Any]:
     m = r.mapping(path, raw, CARD_KEYS, "the card")
     name = r.text((*path, "name"), m["name"], "the card's name") if "name" in m else "the card"
     kind: Kind | None = None
-    villain = r.flag((*path, "villain"), m["villain"]) if "villain" in m else False
+    villain = r.flag((*path, "villain"), m.get("villain", False))
     henchman: Henchman | None = None
     if "henchman" in m:
         value = m["henchman"]
@@ -222,12 +217,10 @@ def _read_card(r: Reader, raw: Any) -> tuple[Card, Any]:
         type=ctype,
         villain=villain,
         henchman=henchman,
-        summoned=r.flag((*path, "summoned"), m["summoned"]) if "summoned" in m else False,
+        summoned=r.flag((*path, "summoned"), m.get("summoned", False)),
         immune=r.words((*path, "immune"), m.get("immune"), "a trait"),
-        cannot_evade=r.flag((*path, "cannot-evade"), m["cannot-evade"]) if "cannot-evade" in m else False,
-        damage_type=r.choice((*path, "damage-type"), m["damage-type"], DAMAGE_TYPES, "damage type")
-        if "damage-type" in m
-        else "combat",
+        cannot_evade=r.flag((*path, "cannot-evade"), m.get("cannot-evade", False)),
+        damage_type=r.choice((*path, "damage-type"), m.get("damage-type", "combat"), DAMAGE_TYPES, "damage type"),
     )
     return card, m
 
