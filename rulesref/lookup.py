@@ -91,10 +91,12 @@ pawn goes) when the question asks after that party, or after the other one."""
 LEFT_OUT = 1.7
 """Score factor of a part of the game the pack leaves out (game.yaml scope): above 1, a question
 that fits a left-out topic about as well as a clause is refused rather than answered wrongly."""
-CUED = 1.05
-"""A left-out topic whose cues the question uses (game.yaml ``cues:``) scores at least this
-share of the best clause's score: "what is the best time to spend a hero point" asks advice,
-whatever rule it names. A question that is a clause's own line still gets the clause."""
+CUED_AT = 0.5
+"""REFUSE_AT for a question that uses one of a left-out topic's cues (game.yaml ``cues:``,
+"the best", "worth"): the cue is evidence of advice, so less doubt about the rule it names
+withholds the answer ("is it smarter to save blessings for the villain"), while a rules
+question framed with a cue word and close to a clause's own lines is still answered ("is
+it better to play a blessing before or after I roll?")."""
 OUTSIDE_WORDS = 2.0
 """How much more a left-out topic weighs for each share of the question's weight in words
 only the left-out topics use (_outside_share)."""
@@ -272,6 +274,8 @@ class _Scored(NamedTuple):  # a NamedTuple: cheaper to define than a dataclass, 
     """Not a clause: a part of the game its pack leaves out (game.yaml scope)."""
     contradicted: bool = False
     """The question's frame contradicts a role the clause declares (another mover, another side)."""
+    cued: bool = False
+    """A left-out topic one of whose cues the question uses (game.yaml ``cues:``)."""
 
 
 def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
@@ -290,8 +294,11 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     clauses = [r for r in ranked if not r.left_out]
     if ranked and ranked[0].left_out:
         return _refusal(query, chosen, games, ranked)
-    if clauses and answers(clauses[0]) and out_of_scope(refusal_features(ranked, tokens)) >= REFUSE_AT:
-        return _refusal(query, chosen, games, ranked)
+    if clauses and answers(clauses[0]):
+        chance = out_of_scope(refusal_features(ranked, tokens))
+        cued = any(r.cued for r in ranked)
+        if chance >= (CUED_AT if cued else REFUSE_AT):
+            return _refusal(query, chosen, games, ranked)
     ranked = clauses
     if not ranked or not answers(ranked[0]):
         return Answer(query, chosen, (), "no clause matches this question well", _near_topics(games, clauses))
@@ -307,9 +314,10 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
 def _refusal(query: str, chosen: str | None, games: list[dict[str, Any]], ranked: list[_Scored]) -> Answer:
     """The packs do not cover the question: the nearest left-out topic named, when it is near."""
     clauses = [r for r in ranked if not r.left_out]
-    topic = next((r for r in ranked if r.left_out), None)
+    # a question that uses a topic's cue is refused as that topic, whichever leads
+    topic = next((r for r in ranked if r.cued), None) or next((r for r in ranked if r.left_out), None)
     message = "these rules don't cover that"
-    if topic is not None and topic.own >= NEAR:
+    if topic is not None and (topic.own >= NEAR or topic.cued):
         message += f" ({_topic(games[topic.game], topic.clause)})"
     return Answer(query, chosen, (), message, _near_topics(games, clauses), _covers(games))
 
@@ -384,12 +392,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
             found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted), plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
-    if cued:  # advice asked in a rule's words still asks advice: the cued topic leads
-        lead = CUED * max((r.score for r in ranked if not r.left_out), default=0.0)
-        ranked = [
-            r._replace(score=max(r.score, lead), own=max(r.own, NEAR)) if (r.game, r.clause) in cued else r
-            for r in ranked
-        ]
+    ranked = [r._replace(cued=True) if (r.game, r.clause) in cued else r for r in ranked]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 

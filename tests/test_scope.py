@@ -32,7 +32,7 @@ def test_a_question_about_what_the_packs_leave_out_is_refused(question: str, cli
 
 @pytest.mark.parametrize(
     "question",
-    ["when is the best time to use a hero point", "should we guard the villain's location or explore"],
+    ["when is the best time to use a hero point", "is it smarter to save blessings for the villain"],
 )
 def test_advice_asked_in_a_rule_s_words_is_refused_as_advice(question: str) -> None:
     answer = lookup.ask(question)
@@ -40,8 +40,17 @@ def test_advice_asked_in_a_rule_s_words_is_refused_as_advice(question: str) -> N
     assert answer.message == "these rules don't cover that (strategy and advice, which the rules do not give)"
 
 
-def test_a_cue_word_in_another_sense_leaves_the_rule_answered() -> None:
-    assert lookup.ask("my best pawn ended on a death eater, what happens").hits[0].clause.id == "encounter.stun"
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("my best pawn ended on a death eater, what happens", "encounter.stun"),
+        # a rules question framed with a cue word, near a clause's own lines, is answered
+        ("should we reshuffle the discard pile when the draw deck is empty?", "draw.reshuffle"),
+        ("is it better to play a blessing before or after I roll?", "check.sub-steps"),
+    ],
+)
+def test_a_rules_question_with_a_cue_word_is_answered(question: str, expected: str) -> None:
+    assert lookup.ask(question).hits[0].clause.id == expected
 
 
 @pytest.mark.parametrize(
