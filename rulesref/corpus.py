@@ -84,7 +84,7 @@ class Topic:
     topic: str
     asks: tuple[str, ...]
     cues: tuple[str, ...] = ()
-    """Words that mark a question as this kind wherever they stand ("best", "should we"): a
+    """Words that mark a question as this kind wherever they stand ("the best", "worth"): a
     strategy question shares its other words with the rules it asks advice about."""
 
 

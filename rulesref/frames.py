@@ -424,10 +424,12 @@ def _moving(words: Sequence[str]) -> str | None:
         near = words[i + 1 : i + 4]
         if any(x in PLACING for x in near) or (any(x in WHO_CHOOSES for x in near) and "where" in words[i + 1 : i + 6]):
             return "who"
-    for i, w in enumerate(words):  # "do I move my pawn or does she", "am I the one who shifts"
+    for i, w in enumerate(words):  # "do I move my pawn or does she", "do I get to move it or does the DA player?"
+        if w not in ("do", "does", "should"):
+            continue
         verb = next((j for j in range(i + 2, min(i + 5, n)) if words[j] in PLACING), None)
-        if w in ("do", "does", "should") and verb is not None and "or" in words[verb + 1 : verb + 7]:
-            return "who"  # "do I get to move their pawn away or does the DA player?"
+        if verb is not None and "or" in words[verb + 1 : verb + 7]:
+            return "who"
     for i, w in enumerate(words):
         if w not in MODALS or w in ("does", "do", "did", "is"):
             continue

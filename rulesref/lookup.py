@@ -371,7 +371,6 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
     people = _names_of_people(query, known)
     found: list[tuple[_Scored, float]] = []  # each with its plain word match
-    cued: set[tuple[int, int]] = set()
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
@@ -383,16 +382,16 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
-        cued |= {(gi, ci) for ci in _cued(g, tokens)}
+        cued = _cued(g, tokens)
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
             roles = None if out else g["roles"].get(ci)
             f = factor * (outside if out else _fits(frame, roles, g["speaker"]))
             contradicted = roles is not None and any(frame.get(k, v) != v for k, v in roles.items())
-            found.append((_Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted), plain.get(ci, 0.0) * f))
+            scored = _Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted, ci in cued)
+            found.append((scored, plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
-    ranked = [r._replace(cued=True) if (r.game, r.clause) in cued else r for r in ranked]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
@@ -433,7 +432,7 @@ def _without_titles(tokens: list[str], every: list[dict[str, Any]]) -> tuple[lis
 
 
 def _cued(g: dict[str, Any], tokens: list[str]) -> frozenset[int]:
-    """The left-out topics one of whose cues the question uses ("best", "should we")."""
+    """The left-out topics one of whose cues the question uses ("the best", "should we")."""
     text = f" {' '.join(tokens)} "
     return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in text for c in cues))
 
