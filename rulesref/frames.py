@@ -90,6 +90,7 @@ NUMBERS = frozenset({"two", "three", "four", "2", "3", "4"})
 """Numbers that count more than one of what follows, unless it is movement ("moved 4")."""
 MOVEMENT = frozenset({"moved", "move", "moves", "moving", "went", "go", "goes", "walked", "walk", "rolled", "roll"})
 MOVE_UNITS = frozenset({"space", "spaces", "square", "squares", "step", "steps", "movement", "points", "moves"})
+CARD_NOUNS = frozenset({"card", "cards"})
 LYING = frozenset({"stunned", "lying", "knocked", "fallen", "toppled", "downed"})
 """Words for a pawn already stunned (``target-state: stunned``)."""
 ALREADY = frozenset({"already", "allready", "alredy", "still", "currently", "lying", "laying"})
@@ -455,13 +456,16 @@ def _compared(words: Sequence[str]) -> frozenset[int]:
 
 
 def _numbered(words: Sequence[str]) -> bool:
-    """ "two death eaters", "3 house pawns": a number of things, not of spaces moved."""
+    """ "two death eaters", "3 house pawns": a number of things, not of spaces moved, nor of
+    cards held ("two junk cards in hand"), which every hand has."""
     for i, w in enumerate(words):
         if w not in NUMBERS:
             continue
         before = words[i - 1] if i > 0 else ""
         after = words[i + 1] if i + 1 < len(words) else ""
-        if before not in MOVEMENT and after not in MOVE_UNITS and after not in NUMBERS:
+        if before in MOVEMENT or after in MOVE_UNITS or after in NUMBERS:
+            continue
+        if not CARD_NOUNS & set(words[i + 1 : i + 3]):
             return True
     return False
 

@@ -497,8 +497,17 @@ def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
 
 
 def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
+    if roles.get("count") == "any":  # one pawn or several, the clause says both
+        roles = {k: v for k, v in roles.items() if k != "count"}
+        frame = {k: v for k, v in frame.items() if k != "count"}
     shared = [k for k in roles if k in frame]
-    unstated = EDGE_UNSTATED if any(k in frames.EDGES and k not in frame for k in roles) else 1.0
+    # an edge case the question leaves out, or a count it names ("two death eaters on the
+    # space") that the clause does not declare; "stunned" is said of every stun, so a
+    # question naming it is not thereby about a stunned pawn's edge case
+    edges = {k for k in roles if k in frames.EDGES and k not in frame}
+    if "count" in frame and "count" not in roles:
+        edges.add("count")
+    unstated = EDGE_UNSTATED if edges else 1.0
     if any(frame[k] != roles[k] for k in shared):
         return ROLE_MISMATCH * unstated  # an edge case of the other direction is no nearer for it
     if unstated != 1.0 or not shared:
