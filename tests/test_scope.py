@@ -40,6 +40,20 @@ def test_advice_asked_in_a_rule_s_words_is_refused_as_advice(question: str) -> N
     assert answer.message == "these rules don't cover that (strategy and advice, which the rules do not give)"
 
 
+def test_a_cue_does_not_run_across_punctuation() -> None:
+    # "card, do" is not the cue "card do" (what a card does), so the question is answered
+    assert lookup.ask("second card, do I get to play it too?").hits != ()
+
+
+def test_a_card_s_text_asked_for_is_refused_as_the_cards() -> None:
+    answer = lookup.ask("What does the Dementor card actually do?")
+    assert answer.hits == ()
+    assert (
+        answer.message
+        == "these rules don't cover that (how many people can play, the components and the length of a game)"
+    )
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
