@@ -410,6 +410,15 @@ def _antecedent(words: Sequence[str], at: int, side_at: Mapping[int, str], ends:
 
 
 SHIFTING = frozenset({"move", "moves", "push", "pushes", "shift", "shifts", "drag", "slide"})
+ACTION_VERBS = frozenset(
+    {"replenish", "replenishes", "replenished", "replenishing", "explore", "explores", "explored", "exploring"}
+    | {"learn", "learns", "learned", "learnt", "learning"}
+)
+"""The actions a side takes on its turn: the side phrase just before one is the side acting."""
+AUXILIARY = frozenset({"just", "has", "had", "did", "does", "then", "also", "now", "is", "was", "will"})
+PURPOSE_REACH = 11
+"""How far after a modal "to" and a verb of shifting still say what it asks ("can I play one
+of my cards to push Hermione")."""
 WHO_CHOOSES = frozenset({"choose", "chooses", "decide", "decides", "pick", "picks"})
 
 
@@ -434,7 +443,9 @@ def _moving(words: Sequence[str]) -> str | None:
     for i, w in enumerate(words):
         if w not in MODALS or w in ("does", "do", "did", "is"):
             continue
-        for j in range(i + 2, min(i + 7, n)):
+        for j in range(i + 2, min(i + PURPOSE_REACH, n)):
+            if j >= i + 7 and words[j - 1] != "to":
+                continue  # further off only as the purpose: "can I play one of my cards to push her"
             if words[j] in SHIFTING and words[j - 1] not in DETERMINERS:
                 return "can"  # "can I put it there" asks where it is placed, not whether it moves
             if words[j] in ("be", "get") and j + 1 < n and words[j + 1] in ("moved", "pushed", "shifted"):
@@ -530,6 +541,10 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[in
             end += 1
         if end < len(words) and words[end] == "here":
             out.setdefault("speaker", side)
+        while end < len(words) and words[end] in AUXILIARY:
+            end += 1
+        if end < len(words) and words[end] in ACTION_VERBS:
+            out.setdefault("acting", side)  # "the Ravenclaw player just Replenished": the side taking the action
     for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
         acting = w == "as" and any(words[k] in SPEAKER for k in range(max(i - 3, 0), i))
         if acting and "speaker" not in out:  # "when I replenish as a house player": the side acting
