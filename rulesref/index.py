@@ -94,7 +94,7 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
     has had having can could may might must shall should will would to of in on at by for with from
     into onto about as so if whom whose there here just also too
     very really like actually ok okay yes yeah yep hey hi guys please thanks thank im ive id ill
-    youre theyre dont doesnt didnt isnt arent wasnt wont wouldnt couldnt shouldnt not no
+    youre theyre dont doesnt didnt isnt arent wasnt cannot wont wouldnt couldnt shouldnt not no
     and but than any some such get got go goes going gets want wants need needs let lets
     allowed allow legal able possible happen happens happened rule rules ruling rulebook question
     say says said mean means meaning ones thing things way still even again right wrong
