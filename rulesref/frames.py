@@ -240,6 +240,8 @@ def read(
         frame["side"] = next(iter(named))
     elif "mover" not in frame and not named and bound.get("speaker"):
         frame["side"] = bound["speaker"]
+    elif "mover" not in frame and (asking := _asking(words, side_at)) is not None:
+        frame["side"] = side_at[asking]  # "the death eater walked over the obstacle. Can Harry cross it the same way?"
     told = set(side_at.values()) | {v for k, v in bound.items() if k != "acting"} | set(frame.values()) & set(sides)
     if told:
         frame["sides"] = ",".join(sorted(told))
@@ -479,6 +481,17 @@ def _numbered(words: Sequence[str]) -> bool:
         if not CARD_NOUNS & set(words[i + 1 : i + 3]):
             return True
     return False
+
+
+def _asking(words: Sequence[str], parties: Mapping[int, str]) -> int | None:
+    """The party a question's last modal asks about, as its subject: "... Can Harry cross it
+    the same way?" asks of Harry, whoever else the scene before it names. Only a party the
+    glossary names: a pronoun's side is a guess ("can he still go over?" of a player's son)."""
+    modal = next((i for i in range(len(words) - 1, -1, -1) if words[i] in ("can", "may", "could")), None)
+    if modal is None:
+        return None
+    # the subject stands right after the modal, or after its article ("can the DA ...")
+    return next((p for p in parties if modal < p <= modal + 2), None)
 
 
 def _more_than_one(words: Sequence[str]) -> bool:

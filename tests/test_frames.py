@@ -41,6 +41,8 @@ FRAMES = [
         {"side": "house"},
     ),
     ("When the DA explores, can it play a second card?", {"side": "dark-arts"}),
+    # the party the last modal asks of, when the scene before it names the other side too
+    ("The death eater walked straight over the obstacle. Can Harry cross it the same way?", {"side": "house"}),
     # a count of pawns is an edge case; a count of cards in hand is not
     # whether a pawn can be moved, asked as the purpose of playing a card
     ("I'm the Dark Arts player. Can I play one of my cards to push Hermione a couple of spaces?", {"moving": "can"}),
