@@ -96,7 +96,7 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
     very really like actually ok okay yes yeah yep hey hi guys please thanks thank im ive id ill
     youre theyre dont doesnt didnt isnt arent wasnt cannot wont wouldnt couldnt shouldnt not no
     and but than any some such get got go goes going gets want wants need needs let lets
-    allowed allow legal able possible happen happens happened rule rules ruling rulebook question
+    allowed allow legal able possible happen happens happened rule rules ruling question
     say says said mean means meaning ones thing things way still even again right wrong
     true false exactly because though something anything everything someone anyone everyone
     people person player players friend friends never whos whats hows wheres whens thats theres
