@@ -470,7 +470,8 @@ def _compared(words: Sequence[str]) -> frozenset[int]:
 
 def _numbered(words: Sequence[str]) -> bool:
     """ "two death eaters", "3 house pawns": a number of things, not of spaces moved, nor of
-    cards held ("two junk cards in hand"), which every hand has."""
+    cards held ("two junk cards in hand"), which every hand has, nor the pair of one meeting
+    ("the two of them")."""
     for i, w in enumerate(words):
         if w not in NUMBERS:
             continue
@@ -478,6 +479,8 @@ def _numbered(words: Sequence[str]) -> bool:
         after = words[i + 1] if i + 1 < len(words) else ""
         if before in MOVEMENT or after in MOVE_UNITS or after in NUMBERS:
             continue
+        if before in ("the", "those", "these"):
+            continue  # "what happens to the two of them": the pair the question is about, as "both"
         if not CARD_NOUNS & set(words[i + 1 : i + 3]):
             return True
     return False
