@@ -44,7 +44,7 @@ SOURCE_REF = re.compile(
 ROLE_VALUES = {
     "actor": ("encountering", "other"),
     "card": ("boon", "bane"),
-    "count": ("several",),
+    "count": ("several", "any"),
     "target-state": ("stunned",),
     "about": ("mover", "target"),
     "moving": ("who", "can"),

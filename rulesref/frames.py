@@ -90,6 +90,7 @@ NUMBERS = frozenset({"two", "three", "four", "2", "3", "4"})
 """Numbers that count more than one of what follows, unless it is movement ("moved 4")."""
 MOVEMENT = frozenset({"moved", "move", "moves", "moving", "went", "go", "goes", "walked", "walk", "rolled", "roll"})
 MOVE_UNITS = frozenset({"space", "spaces", "square", "squares", "step", "steps", "movement", "points", "moves"})
+CARD_NOUNS = frozenset({"card", "cards"})
 LYING = frozenset({"stunned", "lying", "knocked", "fallen", "toppled", "downed"})
 """Words for a pawn already stunned (``target-state: stunned``)."""
 ALREADY = frozenset({"already", "allready", "alredy", "still", "currently", "lying", "laying"})
@@ -239,6 +240,8 @@ def read(
         frame["side"] = next(iter(named))
     elif "mover" not in frame and not named and bound.get("speaker"):
         frame["side"] = bound["speaker"]
+    elif "mover" not in frame and (asking := _asking(words, side_at)) is not None:
+        frame["side"] = side_at[asking]  # "the death eater walked over the obstacle. Can Harry cross it the same way?"
     told = set(side_at.values()) | {v for k, v in bound.items() if k != "acting"} | set(frame.values()) & set(sides)
     if told:
         frame["sides"] = ",".join(sorted(told))
@@ -409,6 +412,15 @@ def _antecedent(words: Sequence[str], at: int, side_at: Mapping[int, str], ends:
 
 
 SHIFTING = frozenset({"move", "moves", "push", "pushes", "shift", "shifts", "drag", "slide"})
+ACTION_VERBS = frozenset(
+    {"replenish", "replenishes", "replenished", "replenishing", "explore", "explores", "explored", "exploring"}
+    | {"learn", "learns", "learned", "learnt", "learning"}
+)
+"""The actions a side takes on its turn: the side phrase just before one is the side acting."""
+AUXILIARY = frozenset({"just", "has", "had", "did", "does", "then", "also", "now", "is", "was", "will"})
+PURPOSE_REACH = 11
+"""How far after a modal "to" and a verb of shifting still say what it asks ("can I play one
+of my cards to push Hermione")."""
 WHO_CHOOSES = frozenset({"choose", "chooses", "decide", "decides", "pick", "picks"})
 
 
@@ -433,7 +445,9 @@ def _moving(words: Sequence[str]) -> str | None:
     for i, w in enumerate(words):
         if w not in MODALS or w in ("does", "do", "did", "is"):
             continue
-        for j in range(i + 2, min(i + 7, n)):
+        for j in range(i + 2, min(i + PURPOSE_REACH, n)):
+            if j >= i + 7 and words[j - 1] != "to":
+                continue  # further off only as the purpose: "can I play one of my cards to push her"
             if words[j] in SHIFTING and words[j - 1] not in DETERMINERS:
                 return "can"  # "can I put it there" asks where it is placed, not whether it moves
             if words[j] in ("be", "get") and j + 1 < n and words[j + 1] in ("moved", "pushed", "shifted"):
@@ -455,15 +469,32 @@ def _compared(words: Sequence[str]) -> frozenset[int]:
 
 
 def _numbered(words: Sequence[str]) -> bool:
-    """ "two death eaters", "3 house pawns": a number of things, not of spaces moved."""
+    """ "two death eaters", "3 house pawns": a number of things, not of spaces moved, nor of
+    cards held ("two junk cards in hand"), which every hand has, nor the pair of one meeting
+    ("the two of them")."""
     for i, w in enumerate(words):
         if w not in NUMBERS:
             continue
         before = words[i - 1] if i > 0 else ""
         after = words[i + 1] if i + 1 < len(words) else ""
-        if before not in MOVEMENT and after not in MOVE_UNITS and after not in NUMBERS:
+        if before in MOVEMENT or after in MOVE_UNITS or after in NUMBERS:
+            continue
+        if before in ("the", "those", "these"):
+            continue  # "what happens to the two of them": the pair the question is about, as "both"
+        if not CARD_NOUNS & set(words[i + 1 : i + 3]):
             return True
     return False
+
+
+def _asking(words: Sequence[str], parties: Mapping[int, str]) -> int | None:
+    """The party a question's last modal asks about, as its subject: "... Can Harry cross it
+    the same way?" asks of Harry, whoever else the scene before it names. Only a party the
+    glossary names: a pronoun's side is a guess ("can he still go over?" of a player's son)."""
+    modal = next((i for i in range(len(words) - 1, -1, -1) if words[i] in ("can", "may", "could")), None)
+    if modal is None:
+        return None
+    # the subject stands right after the modal, or after its article ("can the DA ...")
+    return next((p for p in parties if modal < p <= modal + 2), None)
 
 
 def _more_than_one(words: Sequence[str]) -> bool:
@@ -526,6 +557,10 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[in
             end += 1
         if end < len(words) and words[end] == "here":
             out.setdefault("speaker", side)
+        while end < len(words) and words[end] in AUXILIARY:
+            end += 1
+        if end < len(words) and words[end] in ACTION_VERBS:
+            out.setdefault("acting", side)  # "the Ravenclaw player just Replenished": the side taking the action
     for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
         acting = w == "as" and any(words[k] in SPEAKER for k in range(max(i - 3, 0), i))
         if acting and "speaker" not in out:  # "when I replenish as a house player": the side acting

@@ -96,7 +96,7 @@ _STOP_WORDS = """a an the i me my mine myself we us our ours you your yours he h
     very really like actually ok okay yes yeah yep hey hi guys please thanks thank im ive id ill
     youre theyre dont doesnt didnt isnt arent wasnt cannot wont wouldnt couldnt shouldnt not no
     and but than any some such get got go goes going gets want wants need needs let lets
-    allowed allow legal able possible happen happens happened rule rules ruling rulebook question
+    allowed allow legal able possible happen happens happened rule rules ruling question
     say says said mean means meaning ones thing things way still even again right wrong
     true false exactly because though something anything everything someone anyone everyone
     people person player players friend friends never whos whats hows wheres whens thats theres
@@ -450,9 +450,20 @@ def _surface(games: list[tuple[list[dict[str, Any]], Analyser]]) -> list[dict[st
     return out
 
 
+_POINTS_TO_OPEN = re.compile(r"[^.]*\(open\.[^)]*\)[^.]*\.?")
+
+
+def settled_text(r: dict[str, Any]) -> str:
+    """A rule clause's text without its sentences that point to an open question ("whether a
+    bane that says it cannot be evaded overrides this is open (open.proxy-cannot-evade)"):
+    those words name the edge case, and a question that uses them is asking the open
+    question, not the rule."""
+    return r["text"] if r["kind"] == "open" else _POINTS_TO_OPEN.sub("", r["text"])
+
+
 def _counts(r: dict[str, Any], analysed: Analyser) -> dict[str, int]:
     out: dict[str, int] = {}
-    for text in (r["title"], r["text"], *r["indexed"], *(t.replace("-", " ") for t in r["tags"])):
+    for text in (r["title"], settled_text(r), *r["indexed"], *(t.replace("-", " ") for t in r["tags"])):
         for w in (*words(text), *concept_pairs(analysed(text))):
             if w not in CHATTER:
                 out[w] = out.get(w, 0) + 1
@@ -670,7 +681,7 @@ def _fields(r: dict[str, Any], analysed: Analyser) -> dict[str, list[str]]:
         "asks": terms(r["indexed"]),
         "tags": terms(t.replace("-", " ") for t in r["tags"]),
         "claims": terms(m[0] for m in r["misreadings"]),
-        "text": terms([r["text"]]),
+        "text": terms([settled_text(r)]),
         "corrections": terms(m[1] for m in r["misreadings"]),
     }
 

@@ -382,7 +382,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
-        cued = _cued(g, tokens)
+        cued = _cued(g, query)
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
             roles = None if out else g["roles"].get(ci)
@@ -431,10 +431,15 @@ def _without_titles(tokens: list[str], every: list[dict[str, Any]]) -> tuple[lis
     return out, named
 
 
-def _cued(g: dict[str, Any], tokens: list[str]) -> frozenset[int]:
-    """The left-out topics one of whose cues the question uses ("the best", "should we")."""
-    text = f" {' '.join(tokens)} "
-    return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in text for c in cues))
+_PUNCTUATION = re.compile(r"[.,;:!?()\"]+")
+
+
+def _cued(g: dict[str, Any], query: str) -> frozenset[int]:
+    """The left-out topics one of whose cues the question uses ("the best", "should we"). A
+    cue is a phrase, so it does not run across punctuation: "the number on the card, do I
+    beat it" does not say "card do"."""
+    parts = [f" {' '.join(index.words(p))} " for p in _PUNCTUATION.split(query[: MAX_WORDS * LONGEST_WORD])]
+    return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in p for c in cues for p in parts))
 
 
 def _outside_share(g: dict[str, Any], analysed: list[tuple[str, float]], left_out: set[int]) -> float:
@@ -497,8 +502,17 @@ def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
 
 
 def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
+    if roles.get("count") == "any":  # one pawn or several, the clause says both
+        roles = {k: v for k, v in roles.items() if k != "count"}
+        frame = {k: v for k, v in frame.items() if k != "count"}
     shared = [k for k in roles if k in frame]
-    unstated = EDGE_UNSTATED if any(k in frames.EDGES and k not in frame for k in roles) else 1.0
+    # an edge case the question leaves out, or a count it names ("two death eaters on the
+    # space") that the clause does not declare; "stunned" is said of every stun, so a
+    # question naming it is not thereby about a stunned pawn's edge case
+    edges = {k for k in roles if k in frames.EDGES and k not in frame}
+    if "count" in frame and "count" not in roles:
+        edges.add("count")
+    unstated = EDGE_UNSTATED if edges else 1.0
     if any(frame[k] != roles[k] for k in shared):
         return ROLE_MISMATCH * unstated  # an edge case of the other direction is no nearer for it
     if unstated != 1.0 or not shared:

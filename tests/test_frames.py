@@ -34,6 +34,18 @@ FRAMES = [
     ("Can Lem do both of the checks on Kyra's barrier?", {"count": "several"}),
     ("Can Ginny end her move on the square where a stunned death eater is lying?", {"target-state": "stunned"}),
     ("Luna is stunned on her space. Then a death eater moves onto her.", {"target-state": "stunned"}),
+    # the side whose player takes the action is the one asked about, whatever else is named
+    (
+        "The Ravenclaw player just Replenished. Does the Dark Arts Marker move even though it wasn't "
+        "the Dark Arts player's action?",
+        {"side": "house"},
+    ),
+    ("When the DA explores, can it play a second card?", {"side": "dark-arts"}),
+    # the party the last modal asks of, when the scene before it names the other side too
+    ("The death eater walked straight over the obstacle. Can Harry cross it the same way?", {"side": "house"}),
+    # a count of pawns is an edge case; a count of cards in hand is not
+    # whether a pawn can be moved, asked as the purpose of playing a card
+    ("I'm the Dark Arts player. Can I play one of my cards to push Hermione a couple of spaces?", {"moving": "can"}),
     # a side only compared with ("like the houses do") is not the one asked about
     ("When the Dark Arts Replenishes, does the Marker move, like it does when we Houses do it?", {"side": "dark-arts"}),
     # the verb names the deed, and so who moved, and the speaker's side with it
@@ -136,6 +148,28 @@ def test_a_clause_about_one_party_fits_the_question_asking_after_it() -> None:
     assert asked.hits[0].clause.id == "bump.great-hall"
     mine = lookup.ask("After I bump a Hufflepuff pawn as the Dark Arts player, what happens to my own pawn?")
     assert mine.hits[0].clause.id == "bump.reserve"
+
+
+def test_a_count_of_cards_in_hand_is_not_an_edge_case() -> None:
+    assert "count" not in _frame("I'm a House player replenishing with two junk cards in hand.")
+    assert _frame("Luna stops on a square with two death eaters.")["count"] == "several"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # the count names the open question of several pawns over the placing after one stun
+        (
+            "Hermione finished her move on a space with two death eaters on it. "
+            "Are both stunned, and who picks where each one goes?",
+            "open.stun-several",
+        ),
+        # the bump says who is bumped of several House pawns (count: any), so the count costs it nothing
+        ("There are two House pawns on the space my Dark Arts pawn ended on. Which one gets bumped?", "bump.bump"),
+    ],
+)
+def test_a_counted_question_is_the_clause_that_rules_a_count(question: str, expected: str) -> None:
+    assert lookup.ask(question).hits[0].clause.id == expected
 
 
 UNSTATED_EDGES = [

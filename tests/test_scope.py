@@ -20,6 +20,7 @@ from rulesref.games import all_games
         "how do I build my character deck",
         "what is the best strategy for the dark arts",
         "how do you castle in chess",
+        "what does page 30 of the houses vs dark arts rulebook say",
     ],
 )
 def test_a_question_about_what_the_packs_leave_out_is_refused(question: str, cli) -> None:
@@ -38,6 +39,26 @@ def test_advice_asked_in_a_rule_s_words_is_refused_as_advice(question: str) -> N
     answer = lookup.ask(question)
     assert answer.hits == ()
     assert answer.message == "these rules don't cover that (strategy and advice, which the rules do not give)"
+
+
+def test_the_rulebook_is_a_word_a_question_is_about() -> None:
+    # the card against the rulebook is a rule of its own, not chatter about the rulebook
+    asked = lookup.ask("The rulebook says one thing and the card in front of me says the opposite. Which one wins?")
+    assert asked.hits[0].clause.id == "golden.precedence"
+
+
+def test_a_cue_does_not_run_across_punctuation() -> None:
+    # "card, do" is not the cue "card do" (what a card does), so the question is answered
+    assert lookup.ask("second card, do I get to play it too?").hits != ()
+
+
+def test_a_card_s_text_asked_for_is_refused_as_the_cards() -> None:
+    answer = lookup.ask("What does the Dementor card actually do?")
+    assert answer.hits == ()
+    assert (
+        answer.message
+        == "these rules don't cover that (how many people can play, the components and the length of a game)"
+    )
 
 
 @pytest.mark.parametrize(
