@@ -371,6 +371,7 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     known = {t for t in tokens if any(t in g["vocab"] for g in every)}
     people = _names_of_people(query, known)
     found: list[tuple[_Scored, float]] = []  # each with its plain word match
+    phrases = _phrases(query)
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
         words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
@@ -382,12 +383,12 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
         frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
         left_out = set(index.unpack_ints(g["scope"]))
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
-        cued = _cued(g, query)
+        cued = _cued(g, phrases)
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
             roles = None if out else g["roles"].get(ci)
             f = factor * (outside if out else _fits(frame, roles, g["speaker"]))
-            contradicted = roles is not None and any(frame.get(k, v) != v for k, v in roles.items())
+            contradicted = roles is not None and _contradicts(frame, roles)
             scored = _Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted, ci in cued)
             found.append((scored, plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
@@ -434,12 +435,16 @@ def _without_titles(tokens: list[str], every: list[dict[str, Any]]) -> tuple[lis
 _PUNCTUATION = re.compile(r"[.,;:!?()\"]+")
 
 
-def _cued(g: dict[str, Any], query: str) -> frozenset[int]:
-    """The left-out topics one of whose cues the question uses ("the best", "should we"). A
-    cue is a phrase, so it does not run across punctuation: "the number on the card, do I
-    beat it" does not say "card do"."""
-    parts = [f" {' '.join(index.words(p))} " for p in _PUNCTUATION.split(query[: MAX_WORDS * LONGEST_WORD])]
-    return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in p for c in cues for p in parts))
+def _phrases(query: str) -> list[str]:
+    """The question's words between punctuation marks, each padded with spaces for a cue to
+    be found in: a cue is a phrase, so it does not run across punctuation ("the number on
+    the card, do I beat it" does not say "card do")."""
+    return [f" {' '.join(index.words(p))} " for p in _PUNCTUATION.split(query[: MAX_WORDS * LONGEST_WORD])]
+
+
+def _cued(g: dict[str, Any], phrases: list[str]) -> frozenset[int]:
+    """The left-out topics one of whose cues the question uses ("the best", "should we")."""
+    return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in p for c in cues for p in phrases))
 
 
 def _outside_share(g: dict[str, Any], analysed: list[tuple[str, float]], left_out: set[int]) -> float:
@@ -501,6 +506,12 @@ def _about_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
     return ABOUT_MATCH if roles[party] == frame["asked"] else ABOUT_MISMATCH
 
 
+def _contradicts(frame: dict[str, str], roles: dict[str, str]) -> bool:
+    """Whether the frame states a role the clause declares otherwise; ``count: any`` (one pawn
+    or several, the clause rules both) fits any count."""
+    return any(k in frame and frame[k] != v and not (k == "count" and v == "any") for k, v in roles.items())
+
+
 def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
     if roles.get("count") == "any":  # one pawn or several, the clause says both
         roles = {k: v for k, v in roles.items() if k != "count"}
@@ -509,11 +520,9 @@ def _roles_fit(frame: dict[str, str], roles: dict[str, str]) -> float:
     # an edge case the question leaves out, or a count it names ("two death eaters on the
     # space") that the clause does not declare; "stunned" is said of every stun, so a
     # question naming it is not thereby about a stunned pawn's edge case
-    edges = {k for k in roles if k in frames.EDGES and k not in frame}
-    if "count" in frame and "count" not in roles:
-        edges.add("count")
-    unstated = EDGE_UNSTATED if edges else 1.0
-    if any(frame[k] != roles[k] for k in shared):
+    left_out = any(k in frames.EDGES and k not in frame for k in roles)
+    unstated = EDGE_UNSTATED if left_out or ("count" in frame and "count" not in roles) else 1.0
+    if _contradicts(frame, roles):
         return ROLE_MISMATCH * unstated  # an edge case of the other direction is no nearer for it
     if unstated != 1.0 or not shared:
         return unstated
