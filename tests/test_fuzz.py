@@ -16,6 +16,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -451,3 +452,18 @@ def test_any_command_line_answers_cleanly(argv: list[str], as_json: bool) -> Non
         assert err.startswith("Error: ") and err.count("\n") <= 2, err
     elif "--json" in argv:
         json.loads(out)
+
+
+# --- the analysis: the text a clause is indexed by -----------------------------------
+
+_OPEN_POINTER = re.compile(r"[^.]*\(open\.[^)]*\)[^.]*\.?")
+"""What index.without_open_pointers removes, as the regular expression it replaced says it
+(quadratic on a long text with no full stop, so no longer used to build the index)."""
+
+
+@budget(300)
+@given(st.lists(st.sampled_from(["a", " b", ".", "(open.", ")", "(", "open", "x.", "é"]), max_size=16).map("".join))
+def test_a_rule_text_loses_exactly_the_sentences_that_point_to_an_open_question(text: str) -> None:
+    from rulesref.index import without_open_pointers
+
+    assert without_open_pointers(text) == _OPEN_POINTER.sub("", text)
