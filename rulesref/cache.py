@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rulesref import __version__, index
+from rulesref import __version__, index, learned
 from rulesref.errors import shorten
 from rulesref.files import OPEN_FLAGS, read_up_to
 
@@ -51,7 +51,7 @@ MAX_BYTES = 64 * 1024 * 1024
 """The largest cache file read (the built index is about 2 MB): larger is not ours."""
 MAGIC = b"rulesref-index\r\n"
 """The first bytes of every cache file (\\r\\n: a file mangled as text is caught at once)."""
-LAYOUT = 3
+LAYOUT = 4
 """The layout of the file (this header); index.FORMAT is the layout of the index in it."""
 _DIGEST = 32
 _SUM = 4
@@ -217,7 +217,7 @@ def _file_name(root: Path) -> str:
 # The modules whose code decides what the built index holds: the loader that reads the
 # rule files and the analysis that indexes them. Their source text, not their mtime,
 # since a checkout or a copy can give old and new code the same mtime.
-_SHAPING = ("index.py", "corpus.py", "clause.py", "source.py")
+_SHAPING = ("index.py", "corpus.py", "clause.py", "source.py", "learned.py")
 # Libraries whose behaviour is in the index: yaml reads the rules, rapidfuzz finds the
 # typos in the asks. Their __init__ (which carries the version), found without importing.
 _LIBRARIES = ("yaml", "rapidfuzz")
@@ -266,6 +266,8 @@ def key(root: Path) -> str:
     python = f"{sys.implementation.cache_tag}:{marshal.version}"
     _add(h, __version__.encode(), str(index.FORMAT).encode(), python.encode(), _CODE, os.fsencode(root))
     for folder in _sorted_entries(root):
+        if folder.name == learned.FILE:  # the phrasing model, beside the game folders
+            _add(h, os.fsencode(folder.name), _rule_file(Path(folder.path)))
         if not _is_dir(folder):
             continue
         for entry in _sorted_entries(Path(folder.path)):
@@ -321,26 +323,26 @@ def load(root: Path, wanted: str) -> dict[str, Any] | None:
     """The cached index for ``root`` if it was built from exactly ``wanted``; else None."""
     name = _file_name(root)
     folder = _configured()
-    games = None if folder is None else _read(folder / name, wanted)
-    if games is None:  # the cache folder could not be written: the last index may be in ours
-        games = _from_private(folder, name, wanted)
+    body = None if folder is None else _read(folder / name, wanted)
+    if body is None:  # the cache folder could not be written: the last index may be in ours
+        body = _from_private(folder, name, wanted)
     if folder is not None:
         _sweep(folder)
-    return None if games is None else {"key": wanted, "games": games}
+    return None if body is None else {"key": wanted, **body}
 
 
-def _from_private(folder: Path | None, name: str, wanted: str) -> list[dict[str, Any]] | None:
+def _from_private(folder: Path | None, name: str, wanted: str) -> dict[str, Any] | None:
     private = _private_temp(create=False)
     if private is None or private == folder:
         return None
-    games = _read(private / name, wanted, quiet_if_missing=True)
-    if games is None or folder is None or not _writable(folder):
-        return games
+    body = _read(private / name, wanted, quiet_if_missing=True)
+    if body is None or folder is None or not _writable(folder):
+        return body
     # the cache folder can be written (now, or always: a first run after one that could
     # not): the index goes there, so later runs find it at once
-    if _write(folder, name, _file_bytes(wanted, games)) is None:
+    if _write(folder, name, _file_bytes(wanted, body)) is None:
         _note(f"copied to {_shown(folder)}")
-    return games
+    return body
 
 
 def _writable(folder: Path) -> bool:
@@ -353,8 +355,8 @@ def _writable(folder: Path) -> bool:
     return os.access(folder, os.W_OK)
 
 
-def _read(path: Path, wanted: str, *, quiet_if_missing: bool = False) -> list[dict[str, Any]] | None:
-    """The games in one cache file, or None (and a note saying why)."""
+def _read(path: Path, wanted: str, *, quiet_if_missing: bool = False) -> dict[str, Any] | None:
+    """The index in one cache file (all but its key), or None (and a note saying why)."""
     try:
         fd = os.open(path, OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))  # a link fails (ELOOP)
     except FileNotFoundError:
@@ -366,17 +368,17 @@ def _read(path: Path, wanted: str, *, quiet_if_missing: bool = False) -> list[di
         _note(f"{_shown(path)}: {why}; rebuilt")
         return None
     try:
-        why, games = _checked(fd, wanted)
+        why, body = _checked(fd, wanted)
     except OSError as exc:
-        why, games = f"cannot be read ({exc.strerror or exc}); rebuilt", None
+        why, body = f"cannot be read ({exc.strerror or exc}); rebuilt", None
     finally:
         os.close(fd)
     _note(f"{_shown(path)}: {why}")
-    return games
+    return body
 
 
-def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
-    """(what was found, the games or None) for an open cache file."""
+def _checked(fd: int, wanted: str) -> tuple[str, dict[str, Any] | None]:
+    """(what was found, the index or None) for an open cache file."""
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         return f"not a regular file (mode {stat.S_IFMT(st.st_mode):o}), not read", None
@@ -400,12 +402,12 @@ def _checked(fd: int, wanted: str) -> tuple[str, list[dict[str, Any]] | None]:
     if len(payload) != length or zlib.crc32(payload) != payload_sum:
         return "damaged (its checksum does not match); rebuilt", None
     try:
-        games = marshal.loads(payload)
+        body = marshal.loads(payload)
     except Exception as exc:  # any failure to load is a rebuild, never a crash
         return f"cannot be loaded ({type(exc).__name__}); rebuilt", None
-    if not _shaped(games):
+    if not _shaped(body):
         return "not shaped like an index; rebuilt", None
-    return "read", games
+    return "read", body
 
 
 def _key_digest(wanted: str) -> bytes:
@@ -436,9 +438,29 @@ _GAME_FIELDS: dict[str, type] = {
 }
 
 
-def _shaped(games: object) -> bool:
-    return isinstance(games, list) and all(
-        isinstance(g, dict) and all(isinstance(g.get(k), t) for k, t in _GAME_FIELDS.items()) for g in games
+# The phrasing model (learned.py), when the index has one: its packed tables.
+_LEARNED_FIELDS: dict[str, type] = {
+    "classes": tuple,
+    "of": tuple,
+    **dict.fromkeys(("bias", "slots", "names", "offsets", "idf", "starts", "owners", "weights"), bytes),
+}
+
+
+def _shaped(body: object) -> bool:
+    if not isinstance(body, dict) or set(body) != {"games", "learned"}:
+        return False
+    games, model = body["games"], body["learned"]
+    return (
+        isinstance(games, list)
+        and all(isinstance(g, dict) and all(isinstance(g.get(k), t) for k, t in _GAME_FIELDS.items()) for g in games)
+        and (
+            model is None
+            or (
+                isinstance(model, dict)
+                and all(isinstance(model.get(k), t) for k, t in _LEARNED_FIELDS.items())
+                and len(model["of"]) == len(games)
+            )
+        )
     )
 
 
@@ -449,7 +471,8 @@ def save(root: Path, data: dict[str, Any]) -> None:
     """Write the index atomically; when the cache folder cannot be written, into the
     private temp folder; when that fails too, the index lives in this process only."""
     try:
-        name, raw = _file_name(root), _file_bytes(data["key"], data["games"])
+        body = {"games": data["games"], "learned": data.get("learned")}
+        name, raw = _file_name(root), _file_bytes(data["key"], body)
     except ValueError as exc:  # an index marshal cannot write: a bug, but no reason to stop
         _note(f"not saved ({exc}): the index lives in memory")
         return
@@ -478,9 +501,9 @@ def _prune(folder: Path, keep: str) -> None:
             os.unlink(folder / old)
 
 
-def _file_bytes(wanted: str, games: list[dict[str, Any]]) -> bytes:
-    """A cache file: the header (see _HEADER), then the games marshalled."""
-    payload = marshal.dumps(games)
+def _file_bytes(wanted: str, body: dict[str, Any]) -> bytes:
+    """A cache file: the header (see _HEADER), then the index (all but its key) marshalled."""
+    payload = marshal.dumps(body)
     return b"".join(
         (
             MAGIC,

@@ -147,7 +147,7 @@ class NotInPack(CorpusError):
     @classmethod
     def of(cls, game: Game, what: str) -> NotInPack:
         # a constructor of its own would break the pickling RulesrefError does for `check`'s workers
-        return cls(what, file=_display(game.folder), hint=f"{MISSING_FILE} {LINT_LISTS}")
+        return cls(what, file=display(game.folder), hint=f"{MISSING_FILE} {LINT_LISTS}")
 
     def ruling(self, scenario: str) -> NotInPack:
         """The same fault, saying which scenario met it and that the scenario is not to blame."""
@@ -259,7 +259,7 @@ _READING_KEYS = {
 }
 
 
-def _display(path: Path) -> str:
+def display(path: Path) -> str:
     """A path as messages show it: relative to the working folder when it is under it."""
     try:
         return str(path.relative_to(Path.cwd()))
@@ -277,9 +277,9 @@ def load_game(folder: Path, *, strict: bool = True) -> Game:
 
     names = _yaml_files(folder)
     if "game.yaml" not in names:
-        raise CorpusError("rule pack has no game.yaml", file=_display(folder))
+        raise CorpusError("rule pack has no game.yaml", file=display(folder))
     game_file = folder / "game.yaml"
-    doc = load_yaml(game_file, display=_display(game_file), cls=CorpusError)
+    doc = load_yaml(game_file, display=display(game_file), cls=CorpusError)
     f = Fields(doc, (), _GAME_KEYS, cls=CorpusError)
     gid = f.text("id")
     if not GAME_ID.match(gid):
@@ -309,7 +309,7 @@ def load_game(folder: Path, *, strict: bool = True) -> Game:
         if name == "game.yaml":
             continue
         path = folder / name
-        doc = load_yaml(path, display=_display(path), cls=CorpusError)
+        doc = load_yaml(path, display=display(path), cls=CorpusError)
         if name == "glossary.yaml":
             game.glossary += _read_glossary(doc)
         elif name.startswith("readings"):
@@ -339,11 +339,11 @@ def _yaml_files(folder: Path) -> list[str]:
         with os.scandir(folder) as listing:
             return sorted(e.name for e in listing if e.name.endswith(".yaml"))
     except FileNotFoundError:
-        raise CorpusError("rule pack folder not found", file=_display(folder)) from None
+        raise CorpusError("rule pack folder not found", file=display(folder)) from None
     except PermissionError:
-        raise CorpusError("cannot read this folder: permission denied", file=_display(folder)) from None
+        raise CorpusError("cannot read this folder: permission denied", file=display(folder)) from None
     except OSError as exc:
-        raise CorpusError(f"cannot read this folder: {exc.strerror or exc}", file=_display(folder)) from None
+        raise CorpusError(f"cannot read this folder: {exc.strerror or exc}", file=display(folder)) from None
 
 
 def _entries(doc: Loaded, keys: dict[str, bool], refusal: str) -> Iterator[tuple[int, Fields]]:

@@ -3,9 +3,10 @@
 Listed (exit 1), not raised: a rules folder that is not one (RULESREF_RULES at one
 game's folder, or at none), a pack folder or file that cannot be read or is malformed
 (its first problem: loading stops there), and in a pack that loads, duplicate ids, links
-and pages that do not resolve, engine citations of clauses that do not exist, and clauses
-no scenario exercises. The other commands refuse such a pack with its first fault
-(corpus.load_game); lint is where they are all seen.
+and pages that do not resolve, engine citations of clauses that do not exist, clauses
+no scenario exercises, and a phrasing model (rules/ranker.json) that is malformed or
+stale. The other commands refuse such a pack with its first fault (corpus.load_game);
+lint is where they are all seen.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from rulesref import learned
+from rulesref.clause import rules_root
 from rulesref.corpus import CLAUSE_ID, Game, game_folders, load_game
 from rulesref.errors import CorpusError, RulesrefError
 from rulesref.games import engine_files, engine_names
@@ -43,6 +46,8 @@ def lint(scenarios: Path | None = None) -> list[str]:
         problems += cites
         if sound and not cites:  # an engine citing what the pack lacks cannot rule either
             ruled.append(game)
+    if loaded:
+        problems += phrasing_model(games)
     folder = scenarios if scenarios is not None else Path("scenarios")
     if folder.is_dir():
         for game in ruled:
@@ -66,6 +71,25 @@ def _every_pack(problems: list[str]) -> tuple[list[Game], bool]:
         except CorpusError as exc:
             problems.append(str(exc))
     return games, len(games) == len(folders)
+
+
+def phrasing_model(games: list[Game]) -> list[str]:
+    """A phrasing model (learned.py) that is malformed, or trained on other titles and asks
+    than the packs have now: `ask` would rank without it. A rules folder without one is
+    fine (a pack of one's own needs none)."""
+    try:
+        model = learned.read(rules_root())
+        if model is None:
+            return []
+        if not learned.current(model, games):
+            return [
+                f"{model['file']}: trained on other titles and asks than the packs have now; "
+                "`ask` ranks without it until `python bench/ranker.py` trains it again"
+            ]
+        learned.for_index(model, games)
+    except CorpusError as exc:
+        return [str(exc)]
+    return []
 
 
 def engine_citations(game: Game) -> list[str]:

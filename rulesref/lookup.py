@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from rulesref import cache, frames, index
+from rulesref import cache, frames, index, learned
 from rulesref.clause import SCHEMA_VERSION, Clause, Misreading, rules_root
 from rulesref.errors import CorpusError, RulesrefError, UnknownNameError, did_you_mean
 
@@ -119,6 +119,12 @@ topic's score, and the log of the question's content words. Fitted by bench/refu
 the bench sets it names (bench/README.md); REFUSE_AT is the chance of being out of scope at
 which an answer is withheld."""
 REFUSE_AT = 0.75
+LEARNED = 0.4
+"""How much the phrasing model's probability (0..1, learned.py) weighs beside a clause's
+share of the best score when the first results are re-ordered (_phrasing_model): chosen on
+held-out sets 1-33, not on the later ones (bench/README.md)."""
+LEARNED_DEPTH = 10
+"""How many of the first results the phrasing model re-orders."""
 SUGGESTIONS = 3
 NEAR = 0.1
 """A refused question is offered the nearest clauses only when their own score reaches this."""
@@ -238,7 +244,8 @@ def build_index(root: Path, key: str = "") -> dict[str, Any]:
     """Parse every rule pack under ``root`` and index it (the slow path: yaml and all)."""
     from rulesref.corpus import game_folders, load_game
 
-    return {"key": key, "games": index.build_games([load_game(folder) for folder in game_folders(root)])}
+    games = [load_game(folder) for folder in game_folders(root)]
+    return {"key": key, "games": index.build_games(games), "learned": learned.for_index(learned.read(root), games)}
 
 
 def _pick_game(games: list[dict[str, Any]], name: str) -> dict[str, Any]:
@@ -302,6 +309,9 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     ranked = clauses
     if not ranked or not answers(ranked[0]):
         return Answer(query, chosen, (), "no clause matches this question well", _near_topics(games, clauses))
+    model = load_index().get("learned")
+    if model is not None:
+        ranked = _phrasing_model(query, ranked, model, [every.index(g) for g in games])
     # the rest of the answer comes from the answer's game, unless the question fits both
     first = ranked[0]
     ranked = [r for r in ranked if r.game == first.game or r.score >= BOTH_GAMES * first.score][:top]
@@ -394,6 +404,27 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
+
+
+def _phrasing_model(query: str, ranked: list[_Scored], model: dict[str, Any], numbers: list[int]) -> list[_Scored]:
+    """The first LEARNED_DEPTH clauses re-ordered with the phrasing model's probability
+    (learned.py) added to their share of the best score, LEARNED times over. Whether there
+    is an answer at all was decided before, on the ranking alone."""
+    head, rest = ranked[:LEARNED_DEPTH], ranked[LEARNED_DEPTH:]
+    p = learned.probabilities(model, query)
+    best = head[0].score or 1.0
+    fused = []
+    for r in head:
+        c = learned.classes_of(model, numbers[r.game])[r.clause]
+        share = r.score / best + LEARNED * (p[c] if c >= 0 else 0.0)
+        fused.append(r._replace(score=best * share / (1 + LEARNED)))
+    # a leader whose own line the question nearly is keeps the lead: that is closer
+    # evidence than a model of all the clause's lines
+    lead = head[0].line >= SAME_WORDS
+    fused[lead:] = sorted(fused[lead:], key=lambda r: (-r.score, r.game, r.clause))
+    if lead and len(fused) > 1:
+        fused[0] = fused[0]._replace(score=max(fused[0].score, fused[1].score))
+    return fused + [r._replace(score=r.score / (1 + LEARNED)) for r in rest]
 
 
 TITLE_WORDS = 3

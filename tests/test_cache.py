@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,21 +160,39 @@ def test_a_file_that_is_whole_but_not_an_index_is_rebuilt(
     monkeypatch.setenv("RULESREF_RULES", str(rules))
     fresh.mkdir()
     wanted = cache.key(rules)
-    for games in ([{"id": "hvda"}], {"games": []}, [None], [{**_games(reference["file"])[0], "postings": []}]):
-        (fresh / cache._file_name(rules)).write_bytes(cache._file_bytes(wanted, games))  # type: ignore[arg-type]
-        assert cache.load(rules, wanted) is None, games
+    games = _games(reference["file"])
+    model = _body(reference["file"])["learned"]
+    assert model is not None, "the shipped rules carry the phrasing model"
+    for body in (
+        [{"id": "hvda"}],  # an index of the layout before the phrasing model
+        {"games": []},
+        {"games": [None], "learned": None},
+        {"games": [{**games[0], "postings": []}], "learned": None},
+        {"games": games, "learned": {**model, "weights": []}},
+        {"games": games, "learned": {**model, "of": model["of"][:1]}},
+        {"games": games, "learned": "a model"},
+    ):
+        (fresh / cache._file_name(rules)).write_bytes(cache._file_bytes(wanted, body))  # type: ignore[arg-type]
+        assert cache.load(rules, wanted) is None, body
         assert "not shaped like an index" in cache.notes()[-1]
     lookup._loaded.clear()
     assert lookup.ask(QUESTION).to_json() == reference["answer"]
 
 
-def _games(file: Path | bytes) -> list[dict[str, object]]:
-    """The games in a cache file (as built in another process: compared as data, not bytes)."""
+def _body(file: Path | bytes) -> dict[str, Any]:
+    """The index in a cache file, all but its key (as built in another process: compared as
+    data, not bytes)."""
     import marshal
 
     data = file if isinstance(file, bytes) else file.read_bytes()
     assert data.startswith(cache.MAGIC)
-    return list(marshal.loads(data[cache._HEADER :]))
+    body = marshal.loads(data[cache._HEADER :])
+    assert isinstance(body, dict)
+    return body
+
+
+def _games(file: Path | bytes) -> list[dict[str, Any]]:
+    return list(_body(file)["games"])
 
 
 # --- the key: what the index was built from -----------------------------------------

@@ -363,7 +363,7 @@ def _cache_file(cache: Path) -> Path:
 
 
 # The cache file's layout (cache.py): magic (16 bytes), layout (4), payload length (8),
-# key digest (32), payload CRC-32 (4), then the marshalled games. Offsets are fixed, or
+# key digest (32), payload CRC-32 (4), then the marshalled index (games and phrasing model). Offsets are fixed, or
 # found by content, never a share of the file's length: the length varies with the temp
 # path (clause records carry their file's path), and a flip's effect must not.
 HEADER = 64
@@ -389,7 +389,7 @@ def _flipped(data: bytes, at: int, mask: int = 0x5A) -> bytes:
 def _loadable_flips(data: bytes) -> dict[str, bytes]:
     """Flips that marshal does not notice (a letter's case in a string): only the checksum can."""
     games = marshal.loads(data[HEADER:])
-    walls = next(r for r in games[0]["clauses"] if marshal.loads(r)["id"] == "move.walls")
+    walls = next(r for r in games["games"][0]["clauses"] if marshal.loads(r)["id"] == "move.walls")
     title = data.index(walls) + walls.index(b"Castle walls are never a route")  # in a nested clause record
     field = data.index(b"postings", HEADER)  # a field name of a game
     out = {"clause-text-letter": _flipped(data, title + 7, 0x20), "field-name-letter": _flipped(data, field + 2, 0x20)}
@@ -473,7 +473,7 @@ def test_corrupt_cache_files_are_rebuilt(
     assert want.code == 0, want.err
     target = _cache_file(tmp_path / "cache")
     good = target.read_bytes()
-    games = marshal.loads(good[HEADER:])
+    body = marshal.loads(good[HEADER:])
     every = _corruptions(good)
     for name in ("empty", "huge-list-header", "truncated-in-payload", "key-digest", "payload-byte-1000",
                  "clause-text-letter", "field-name-letter", "older-layout"):  # fmt: skip
@@ -483,7 +483,8 @@ def test_corrupt_cache_files_are_rebuilt(
         assert (r.code, r.err) == (0, ""), (name, r.err[-2000:])
         assert json.loads(r.out) == json.loads(want.out), name
         rebuilt = cache.load(root, cache.key(root))
-        assert rebuilt is not None and rebuilt["games"] == games, f"{name}: the cache is rebuilt whole"
+        assert rebuilt is not None, name
+        assert {k: rebuilt[k] for k in ("games", "learned")} == body, f"{name}: the cache is rebuilt whole"
 
 
 def test_two_processes_rebuilding_at_once(tmp_path: Path) -> None:

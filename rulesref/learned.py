@@ -1,0 +1,285 @@
+"""The phrasing model: which clause a question is about, learned from the clauses' own
+titles and asks, and used to re-order lookup's first results.
+
+lookup.py ranks by hand-weighted measures (coverage, the closest line, a plain word
+match). Those weigh every ask of a clause alike; a linear classifier learns which words
+and pieces of words tell one clause's asks from its neighbours' ("evade" from "avenge",
+"wall" from "obstacle"), and that is what the misses on held-out questions were short of
+(bench/README.md, issue 11). It is a multinomial logistic regression over tf-idf
+features: words, pairs of adjacent words, and 3-5 letter pieces of each word (which
+carry typos and word forms without a stemmer).
+
+It is trained offline, by ``bench/ranker.py`` with scikit-learn, and shipped as
+``rules/ranker.json``: the weights of each feature, the idf, and a fingerprint of the lines
+it was trained on. The index keeps the model only when that fingerprint matches the rule
+packs it is built from, so an edited ask or a new clause switches the model off (the
+ranking is then lookup's alone) until it is trained again; ``rulesref lint`` says so. The
+question is scored here, in pure Python: the core ``ask`` path needs no numpy.
+
+The file is untrusted input like any rule file: it is read only when it is a regular
+file no larger than MAX_BYTES, and every field is checked before it is used.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+import zlib
+from array import array
+from collections.abc import Iterable, Sequence
+from hashlib import blake2b
+from pathlib import Path
+from typing import Any
+
+from rulesref import index
+from rulesref.errors import CorpusError
+from rulesref.files import OPEN_FLAGS, read_up_to
+
+FILE = "ranker.json"
+"""The model's file, in the rules folder beside the game folders."""
+FORMAT = 1
+"""The layout of the file and of its features: a change to either means training again."""
+MAX_BYTES = 16 * 1024 * 1024
+"""A larger model file is refused: the shipped one is well under a tenth of it."""
+PIECES = (3, 4, 5)
+"""The lengths of the letter pieces taken from each word (the word padded with a space)."""
+MAX_FEATURES = 1_000_000
+"""More features than this in the file is not a model this code wrote."""
+MAX_WORDS = 200
+"""Only the first words of a long text are read, as lookup does (lookup.MAX_WORDS)."""
+
+
+def features(text: str) -> dict[str, int]:
+    """The question's (or an ask's) features with their counts: each word, each pair of
+    adjacent words, and each letter piece of a word ("#" marks a piece, so that "the"
+    the word and "the" inside "other" stay apart)."""
+    words = index.words(text)[:MAX_WORDS]
+    out: dict[str, int] = {}
+    for i, w in enumerate(words):
+        out[w] = out.get(w, 0) + 1
+        if i:
+            pair = f"{words[i - 1]} {w}"
+            out[pair] = out.get(pair, 0) + 1
+        padded = f" {w} "
+        for n in PIECES:
+            for start in range(max(1, len(padded) - n + 1)):
+                piece = "#" + padded[start : start + n]
+                out[piece] = out.get(piece, 0) + 1
+    return out
+
+
+def weighted(counts: dict[str, int], idf: dict[str, float]) -> dict[str, float]:
+    """tf-idf as the model was trained on: 1 + log of the count, times the idf, and the
+    whole scaled to length 1. Features the model does not know are left out first."""
+    out = {f: (1.0 + math.log(n)) * idf[f] for f, n in counts.items() if f in idf}
+    norm = math.sqrt(sum(x * x for x in out.values())) or 1.0
+    return {f: x / norm for f, x in out.items()}
+
+
+def training_lines(games: Iterable[Any]) -> list[tuple[str, str]]:
+    """(class, line) for each clause's title and each of its asks, every game in turn: what
+    the model is trained on, and what its fingerprint covers. A class is ``game/clause``."""
+    return [(f"{game.id}/{c.id}", line) for game in games for c in game.clauses.values() for line in (c.title, *c.asks)]
+
+
+def fingerprint(lines: Sequence[tuple[str, str]]) -> str:
+    """What a model was trained on, as a hex digest: the format and every (class, line)."""
+    h = blake2b(digest_size=16)
+    h.update(f"rulesref-ranker:{FORMAT}".encode())
+    for cls, line in lines:
+        for part in (cls, line):
+            data = part.encode("utf-8", "surrogatepass")
+            h.update(len(data).to_bytes(8, "little"))
+            h.update(data)
+    return h.hexdigest()
+
+
+# --- reading the file ---------------------------------------------------------------
+
+
+def read(root: Path) -> dict[str, Any] | None:
+    """The model file of the rules folder ``root`` as checked data, or None when there is
+    none. Raises CorpusError when it is there but malformed."""
+    from rulesref.corpus import display  # the slow path (an index build, lint): corpus is loaded there too
+
+    path = root / FILE
+    shown = display(path)
+    try:
+        fd = os.open(path, OPEN_FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CorpusError(f"cannot read the ranking model: {exc.strerror or exc}", file=shown) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise CorpusError("the ranking model is not a regular file", file=shown)
+        if st.st_size > MAX_BYTES:
+            raise CorpusError(f"the ranking model is larger than {MAX_BYTES} bytes", file=shown)
+        raw = read_up_to(lambda n: os.read(fd, n), MAX_BYTES + 1)
+    except OSError as exc:
+        raise CorpusError(f"cannot read the ranking model: {exc.strerror or exc}", file=shown) from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BYTES:
+        raise CorpusError(f"the ranking model is larger than {MAX_BYTES} bytes", file=shown)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CorpusError("the ranking model is not UTF-8", file=shown) from None
+    except json.JSONDecodeError as exc:
+        raise CorpusError(f"the ranking model is not JSON: {exc.msg}", file=shown, line=exc.lineno) from None
+    except RecursionError:
+        raise CorpusError("the ranking model is nested too deeply", file=shown) from None
+    return _checked(data, shown)
+
+
+def _checked(data: Any, shown: str) -> dict[str, Any]:
+    def fault(field: str, what: str) -> CorpusError:
+        return _fault({"file": shown}, field, what)
+
+    if not isinstance(data, dict):
+        raise fault("top level", "must be a mapping")
+    if data.get("format") != FORMAT:
+        raise fault("format", f"must be {FORMAT} (train the model again: bench/ranker.py)")
+    trained_on = data.get("trained_on")
+    if not isinstance(trained_on, str) or len(trained_on) != 32:
+        raise fault("trained_on", "must be a 32-digit fingerprint")
+    classes = data.get("classes")
+    if not isinstance(classes, list) or not classes or not all(isinstance(c, str) and "/" in c for c in classes):
+        raise fault("classes", "must be a list of game/clause names")
+    bias = data.get("bias")
+    if not isinstance(bias, list) or len(bias) != len(classes) or not all(_finite(b) for b in bias):
+        raise fault("bias", "must be one number per class")
+    table = data.get("features")
+    if not isinstance(table, dict) or len(table) > MAX_FEATURES:
+        raise fault("features", "must be a mapping of features")
+    # the features are checked as they are packed (for_index), and only for a model in use
+    return {"file": shown, "trained_on": trained_on, "classes": classes, "bias": bias, "features": table}
+
+
+def _finite(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+# --- using it -----------------------------------------------------------------------
+#
+# The index keeps the model packed, in a few byte strings, because unmarshalling tens of
+# thousands of feature names as a dict would cost a cold `ask` more than the rest of its
+# work: a hash table of the features (open addressing on CRC-32), their names run
+# together, their idf, and per feature the span of its (class, weight) pairs. A question
+# looks up only its own few hundred features.
+
+
+def for_index(model: dict[str, Any] | None, games: Sequence[Any]) -> dict[str, Any] | None:
+    """The model as the index stores it, or None when it was trained on other lines than
+    these games' (an ask edited since, a clause added): a stale model is not used at all.
+    Raises CorpusError for a feature entry that is malformed. ``of`` gives, per game and
+    per record of its index (clauses, then left-out topics), the record's class number, or
+    -1 for a record the model does not rank."""
+    if model is None or not current(model, games):
+        return None
+    table: dict[str, Any] = model["features"]
+    n = len(model["classes"])
+    names = sorted(table)
+    size = 1 << max(4, (2 * len(names)).bit_length())  # at most half full: short probes
+    slots = array("I", bytes(4 * size))
+    offsets, starts, encoded = array("I", [0]), array("I", [0]), []
+    idf, owners, weights = array("f"), array("H"), array("f")
+    for i, name in enumerate(names):
+        entry = table[name]
+        if not (isinstance(entry, list) and len(entry) == 2 and _finite(entry[0]) and isinstance(entry[1], list)):
+            raise _fault(model, "features", f"entry {name!r} must be [idf, [class, weight, ...]]")
+        pairs = entry[1]
+        if len(pairs) % 2 or not all(
+            isinstance(c, int) and not isinstance(c, bool) and 0 <= c < n and _finite(w)
+            for c, w in zip(pairs[0::2], pairs[1::2], strict=True)
+        ):
+            raise _fault(
+                model, "features", f"entry {name!r} has a class outside the list or a weight that is not a number"
+            )
+        key = name.encode("utf-8", "surrogatepass")
+        at = _slot(key, size)
+        while slots[at]:
+            at = (at + 1) % size
+        slots[at] = i + 1
+        encoded.append(key)
+        offsets.append(offsets[-1] + len(key))
+        idf.append(float(entry[0]))
+        owners.extend(pairs[0::2])
+        weights.extend(float(w) for w in pairs[1::2])
+        starts.append(len(owners))
+    number = {cls: i for i, cls in enumerate(model["classes"])}
+    of = tuple(
+        array("i", [number.get(f"{g.id}/{cid}", -1) for cid in g.clauses] + [-1] * len(g.leaves_out)).tobytes()
+        for g in games
+    )
+    return {
+        "classes": tuple(model["classes"]),
+        "of": of,
+        "bias": array("f", (float(b) for b in model["bias"])).tobytes(),
+        "slots": slots.tobytes(),
+        "names": b"".join(encoded),
+        "offsets": offsets.tobytes(),
+        "idf": idf.tobytes(),
+        "starts": starts.tobytes(),
+        "owners": owners.tobytes(),
+        "weights": weights.tobytes(),
+    }
+
+
+def current(model: dict[str, Any], games: Sequence[Any]) -> bool:
+    """Whether ``model`` was trained on these games' titles and asks as they are now."""
+    return bool(model["trained_on"] == fingerprint(training_lines(games)))
+
+
+def _fault(model: dict[str, Any], field: str, what: str) -> CorpusError:
+    return CorpusError(what, file=model["file"], field=field)
+
+
+def _slot(name: bytes, size: int) -> int:
+    return zlib.crc32(name) & (size - 1)
+
+
+def _unpack(code: str, data: bytes) -> array[Any]:
+    out = array(code)
+    out.frombytes(data)
+    return out
+
+
+def probabilities(model: dict[str, Any], text: str) -> list[float]:
+    """Per class (``model["classes"]``), the model's probability that ``text`` asks about it."""
+    slots, offsets, starts = (_unpack("I", model[k]) for k in ("slots", "offsets", "starts"))
+    idf, names = _unpack("f", model["idf"]), model["names"]
+    size = len(slots)
+    found: dict[str, int] = {}  # feature -> its number in the model
+    counts = features(text)
+    for f in counts:
+        key = f.encode()
+        at = _slot(key, size)
+        for _ in range(size):  # a probe ends at an empty slot; the table is at most half full
+            i = slots[at] - 1
+            if i < 0:
+                break
+            if names[offsets[i] : offsets[i + 1]] == key:
+                found[f] = i
+                break
+            at = (at + 1) % size
+    x = weighted({f: counts[f] for f in found}, {f: idf[i] for f, i in found.items()})
+    owners, weights = _unpack("H", model["owners"]), _unpack("f", model["weights"])
+    z = [float(b) for b in _unpack("f", model["bias"])]
+    for f, v in x.items():
+        i = found[f]
+        for j in range(starts[i], starts[i + 1]):
+            z[owners[j]] += v * weights[j]
+    top = max(z)
+    exp = [math.exp(s - top) for s in z]
+    total = sum(exp)
+    return [e / total for e in exp]
+
+
+def classes_of(model: dict[str, Any], game: int) -> array[int]:
+    """The class number of each record of game ``game`` of the index (-1: not ranked)."""
+    return _unpack("i", model["of"][game])

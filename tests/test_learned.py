@@ -1,0 +1,218 @@
+"""The phrasing model (rulesref/learned.py, rules/ranker.json): current for the shipped
+packs, scored as its weights say, off when stale, and refused in one line when malformed."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import yaml
+
+from rulesref import learned, lookup
+from rulesref.corpus import game_folders, load_game
+from rulesref.games import all_games
+from rulesref.lint import phrasing_model
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "rules"
+
+
+def _games(root: Path) -> list[Any]:
+    return [load_game(folder) for folder in game_folders(root)]
+
+
+@pytest.fixture
+def rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A copy of the shipped rules (the model with them) in the cwd, and an index of its own."""
+    shutil.copytree(RULES, tmp_path / "rules")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULESREF_RULES", "rules")
+    monkeypatch.setenv("RULESREF_CACHE", str(tmp_path / "cache"))
+    lookup._loaded.clear()
+    all_games.cache_clear()
+    yield tmp_path / "rules"
+    lookup._loaded.clear()
+    all_games.cache_clear()
+
+
+def test_the_shipped_model_is_current_and_in_the_index() -> None:
+    model = learned.read(RULES)
+    assert model is not None, "rules/ranker.json is missing: run `python bench/ranker.py`"
+    assert learned.current(model, _games(RULES)), "rules/ranker.json is stale: run `python bench/ranker.py`"
+    assert phrasing_model(_games(RULES)) == []
+    built = lookup.build_index(RULES)["learned"]
+    assert built is not None
+    # every clause of every game is a class; the left-out topics are not
+    for g, game in zip(built["of"], _games(RULES), strict=True):
+        numbers = learned._unpack("i", g)
+        assert len(numbers) == len(game.clauses) + len(game.leaves_out)
+        assert min(numbers[: len(game.clauses)]) >= 0 and set(numbers[len(game.clauses) :]) <= {-1}
+
+
+def _toy(tmp_path: Path, features: dict[str, Any], bias: list[float]) -> tuple[dict[str, Any], list[Any]]:
+    """A two-clause game and a model file for it written by hand."""
+    clause = SimpleNamespace
+    games = [
+        SimpleNamespace(
+            id="toy",
+            clauses={
+                "a": clause(id="a", title="Walls", asks=["can I pass a wall"]),
+                "b": clause(id="b", title="Doors", asks=[]),
+            },
+            leaves_out=(),
+        )
+    ]
+    data = {
+        "format": learned.FORMAT,
+        "trained_on": learned.fingerprint(learned.training_lines(games)),
+        "classes": ["toy/a", "toy/b"],
+        "bias": bias,
+        "features": features,
+    }
+    (tmp_path / learned.FILE).write_text(json.dumps(data), encoding="utf-8")
+    model = learned.read(tmp_path)
+    assert model is not None
+    return model, games
+
+
+def test_a_question_is_scored_as_the_weights_say(tmp_path: Path) -> None:
+    model, games = _toy(
+        tmp_path, {"wall": [2.0, [0, 1.5]], "#wal": [1.0, [1, -0.5]], "door": [3.0, [1, 9.0]]}, [0, 0.5]
+    )
+    packed = learned.for_index(model, games)
+    assert packed is not None
+    # "wall" once (idf 2) and its piece "#wal" once (idf 1), scaled to length 1; "door" is absent
+    x_wall, x_piece = 2 / math.sqrt(5), 1 / math.sqrt(5)
+    z = [0 + 1.5 * x_wall, 0.5 - 0.5 * x_piece]
+    expected = [math.exp(v) / sum(math.exp(u) for u in z) for v in z]
+    assert learned.probabilities(packed, "Wall?") == pytest.approx(expected, rel=1e-6)
+    # no feature the model knows: the bias alone decides
+    alone = [math.exp(0) / (1 + math.exp(0.5)), math.exp(0.5) / (1 + math.exp(0.5))]
+    assert learned.probabilities(packed, "zzz qqq") == pytest.approx(alone, rel=1e-6)
+
+
+def test_features_are_words_pairs_and_pieces() -> None:
+    got = learned.features("Pass walls")
+    assert got["pass"] == 1 and got["walls"] == 1 and got["pass walls"] == 1
+    assert {"# pa", "#pass ", "#all", "#lls "} <= set(got)
+    assert "pass" in got and "#pass" in got  # the word and the piece stay apart
+
+
+def test_a_stale_model_is_not_used_and_lint_says_so(rules: Path) -> None:
+    path = rules / "houses-vs-dark-arts" / "movement.yaml"
+    text = path.read_text(encoding="utf-8")
+    first_ask = yaml.safe_load(text)[0]["asks"][0]
+    path.write_text(text.replace(first_ask, first_ask + " please", 1), encoding="utf-8")
+    games = _games(rules)
+    assert lookup.build_index(rules.resolve())["learned"] is None
+    [line] = phrasing_model(games)
+    assert line.startswith(str(Path("rules") / learned.FILE) + ": trained on other titles and asks")
+    # and the answer is the ranking's own: the same as with the model switched off
+    assert lookup.ask("can a pawn pass through a castle wall").hits
+
+
+def _shipped() -> dict[str, Any]:
+    data = json.loads((RULES / learned.FILE).read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _edited(**changes: Any) -> str:
+    return json.dumps({**_shipped(), **changes})
+
+
+def _one_feature(entry: Any) -> str:
+    data = _shipped()
+    name = sorted(data["features"])[0]
+    data["features"][name] = entry
+    return json.dumps(data)
+
+
+MALFORMED = {
+    "not-json": ('{\n  "format": 1,\n  oops\n}\n', r"not JSON: .* \(line 3\)|:3: .*not JSON"),
+    "not-utf8": (b"\xff\xfe{}", "not UTF-8"),
+    "a-list": ("[1, 2]", "top level: must be a mapping"),
+    "other-format": (lambda: _edited(format=99), r"format: must be 1 \(train the model again"),
+    "no-fingerprint": (lambda: _edited(trained_on=None), "trained_on: must be a 32-digit fingerprint"),
+    "bias-nan": (
+        lambda: _edited(bias=[float("nan")] * len(_shipped()["classes"])),
+        "bias: must be one number per class",
+    ),
+    "bias-short": (lambda: _edited(bias=[0.0]), "bias: must be one number per class"),
+    "classes-not-names": (lambda: _edited(classes=[1, 2]), "classes: must be a list of game/clause names"),
+    "features-a-list": (lambda: _edited(features=[]), "features: must be a mapping of features"),
+    "feature-class-out-of-range": (lambda: _one_feature([1.0, [10_000, 0.5]]), "has a class outside the list"),
+    "feature-weight-text": (lambda: _one_feature([1.0, [0, "heavy"]]), "has a class outside the list"),
+    "feature-odd-pairs": (lambda: _one_feature([1.0, [0]]), "has a class outside the list"),
+    "feature-not-a-pair": (
+        lambda: _one_feature("idf"),
+        r"features: entry .* must be \[idf, \[class, weight, \.\.\.\]\]",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_a_malformed_model_is_one_error_line(case: str, rules: Path, cli) -> None:
+    content, message = MALFORMED[case]
+    content = content() if callable(content) else content
+    path = rules / learned.FILE
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    r = cli("ask", "can a pawn pass through a castle wall")
+    assert r.code == 2, (r.out, r.err)
+    assert r.out == ""
+    [line] = r.err.splitlines()
+    assert line.startswith(f"Error: {Path('rules') / learned.FILE}"), line
+    assert "Traceback" not in r.err
+    import re
+
+    assert re.search(message, line), line
+    lint = cli("lint")
+    assert lint.code == 1 and any(re.search(message, out) for out in lint.out.splitlines()), lint.out
+
+
+def test_a_model_that_is_not_a_file_is_refused_without_waiting(rules: Path, cli) -> None:
+    path = rules / learned.FILE
+    path.unlink()
+    path.mkdir()
+    r = cli("ask", "can a pawn pass through a castle wall")
+    assert r.code == 2 and "not a regular file" in r.err, r.err
+    path.rmdir()
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(path)  # opened non-blocking and refused after fstat: no hang
+        r = cli("ask", "can a pawn pass through a castle wall")
+        assert r.code == 2 and "not a regular file" in r.err, r.err
+
+
+def test_a_model_larger_than_the_limit_is_refused(rules: Path, cli) -> None:
+    path = rules / learned.FILE
+    with open(path, "r+b") as f:
+        f.truncate(learned.MAX_BYTES + 1)  # sparse: no 16 MB written
+    r = cli("ask", "can a pawn pass through a castle wall")
+    assert r.code == 2 and f"larger than {learned.MAX_BYTES} bytes" in r.err, r.err
+
+
+def test_without_a_model_the_refusals_are_the_same() -> None:
+    """The model re-orders answers; whether there is one is the ranking's call alone."""
+    questions = [
+        q["q"] for name in ("scope.yaml", "short.yaml") for q in yaml.safe_load((ROOT / "bench" / name).read_text())
+    ]
+    index = lookup.load_index()
+    model = index["learned"]
+    assert model is not None
+    with_model = [bool(lookup.ask(q).hits) for q in questions]
+    try:
+        index["learned"] = None
+        without = [bool(lookup.ask(q).hits) for q in questions]
+    finally:
+        index["learned"] = model
+    assert with_model == without
+    assert any(with_model) and not all(with_model)
