@@ -22,14 +22,12 @@ file no larger than MAX_BYTES, and every field is checked before it is used.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import stat
 import zlib
 from array import array
 from collections.abc import Iterable, Sequence
-from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +84,8 @@ def training_lines(games: Iterable[Any]) -> list[tuple[str, str]]:
 
 def fingerprint(lines: Sequence[tuple[str, str]]) -> str:
     """What a model was trained on, as a hex digest: the format and every (class, line)."""
+    from hashlib import blake2b  # the slow path: an index build, lint, training
+
     h = blake2b(digest_size=16)
     h.update(f"rulesref-ranker:{FORMAT}".encode())
     for cls, line in lines:
@@ -102,7 +102,9 @@ def fingerprint(lines: Sequence[tuple[str, str]]) -> str:
 def read(root: Path) -> dict[str, Any] | None:
     """The model file of the rules folder ``root`` as checked data, or None when there is
     none. Raises CorpusError when it is there but malformed."""
-    from rulesref.corpus import display  # the slow path (an index build, lint): corpus is loaded there too
+    import json  # the slow path (an index build, lint): a cold `ask` reads the cache instead
+
+    from rulesref.corpus import display
 
     path = root / FILE
     shown = display(path)
