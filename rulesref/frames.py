@@ -248,7 +248,7 @@ def read(
     cards = {m.value for m in found if m.key == "card"}
     if len(cards) == 1:
         frame["card"] = next(iter(cards))
-    if SEVERAL & set(words) or _numbered(words) or _more_than_one(words):
+    if SEVERAL & set(words) or _numbered(words) or _more_than_one(words) or _two_named(words, side_at, ends):
         frame["count"] = "several"
     if _already_stunned(words, set(side_at) | {i for i, w in enumerate(words) if w in PAWN_NOUNS}):
         frame["target-state"] = "stunned"
@@ -495,6 +495,19 @@ def _asking(words: Sequence[str], parties: Mapping[int, str]) -> int | None:
         return None
     # the subject stands right after the modal, or after its article ("can the DA ...")
     return next((p for p in parties if modal < p <= modal + 2), None)
+
+
+def _two_named(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[int, int]) -> bool:
+    """ "a space with Lucius and Bellatrix on it": two different parties of one side named
+    side by side, joined by "and", are more than one of that side (Harry and Draco, of two
+    sides, are the pair of one meeting)."""
+    for at, side in side_at.items():
+        after = ends.get(at, at + 1)
+        if after + 1 < len(words) and words[after] == "and":
+            other = after + 1
+            if side_at.get(other) == side and words[other : ends.get(other, other + 1)] != words[at:after]:
+                return True
+    return False
 
 
 def _more_than_one(words: Sequence[str]) -> bool:

@@ -29,6 +29,9 @@ FRAMES = [
     ("Can my death eaters cross obstacles without playing a card?", {"side": "dark-arts"}),
     ("A Hufflepuff pawn landed on a space with two death eaters.", {"count": "several"}),
     ("My pawn ends on a square holding more than one Dark Arts pawn.", {"count": "several"}),
+    # two of one side named side by side are several; two of two sides are one meeting's pair
+    ("Harry moved onto a space that has Lucius AND Bellatrix on it.", {"count": "several"}),
+    ("Greyback stops where Ron and Neville are standing.", {"count": "several"}),
     ("A DA pawn stops on my pawn that is already stunned.", {"target-state": "stunned"}),
     ("Lem failed the second check of the chain Valeros encountered.", {"count": "several"}),
     ("Can Lem do both of the checks on Kyra's barrier?", {"count": "several"}),
@@ -279,3 +282,8 @@ def test_a_clause_about_the_side_players_do_not_speak_as_needs_that_side_named()
         "hi! first time playing. when a house player Replenishes, do they revive their pawns before or after drawing?"
     )
     assert lookup.ask(asked).hits[0].clause.id == "replenish.house-order"
+
+
+def test_two_pawns_of_two_sides_named_together_are_not_a_count() -> None:
+    assert "count" not in _frame("Luna and Bellatrix are on the same space now: who gets stunned?")
+    assert "count" not in _frame("Harry and Harry's friend both moved.")  # one party named twice is no count
