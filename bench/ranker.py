@@ -64,13 +64,20 @@ def train(lines: list[tuple[str, str]], c: float, keep: int) -> dict[str, object
     model = LogisticRegression(C=c, max_iter=3000)
     model.fit(matrix, y)
     weights = model.coef_
-    table: dict[str, list[float]] = {}
+    table: dict[str, list[tuple[int, float]]] = {}
     for k in range(len(classes)):
         row = weights[k]
         for j in np.argsort(-np.abs(row))[:keep]:
             if row[j] != 0.0:
-                table.setdefault(names[j], []).extend((k, _round(float(row[j]))))
-    features = {f: [_round(idf[f]), pairs] for f, pairs in sorted(table.items())}
+                table.setdefault(names[j], []).append((k, _round(float(row[j]))))
+    kept = sorted(table)
+    features: dict[str, list[float]] = {"names": kept, "idf": [_round(idf[f]) for f in kept], "starts": [0]}
+    features["owners"], features["weights"] = [], []
+    for f in kept:
+        for k, w in table[f]:
+            features["owners"].append(k)
+            features["weights"].append(w)
+        features["starts"].append(len(features["owners"]))
     return {
         "format": learned.FORMAT,
         "trained_on": learned.fingerprint(lines),
@@ -103,11 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     model = train(lines, args.c, args.keep)
     text = json.dumps(model, separators=(",", ":"), ensure_ascii=True)
     args.out.write_text(text + "\n", encoding="utf-8")
-    n = sum(len(v[1]) // 2 for v in model["features"].values())  # type: ignore[union-attr]
+    table: dict[str, list[object]] = model["features"]  # type: ignore[assignment]
     print(
         f"{args.out}: {len(lines)} lines, {len(model['classes'])} classes, "  # type: ignore[arg-type]
-        f"{len(model['features'])} features, {n} weights, {len(text)} bytes"
-    )  # type: ignore[arg-type]
+        f"{len(table['names'])} features, {len(table['weights'])} weights, {len(text)} bytes"
+    )
     return 0
 
 

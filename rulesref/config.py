@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesref.errors import RulesrefError, did_you_mean, shorten
-from rulesref.files import OPEN_FLAGS, read_up_to
+from rulesref.files import NotAFile, TooLarge, read_regular
 
 NAME = "config.toml"
 MAX_BYTES = 64 * 1024
@@ -105,25 +105,14 @@ def read(path: Path) -> dict[str, tuple[Any, int | None]]:
 def _read_bytes(path: Path, name: str) -> bytes | None:
     """The file's bytes, None if there is none; a folder, a FIFO or a device is refused
     (opened non-blocking, so a FIFO does not hang the start), and so is a large file."""
-    import stat
-
     try:
-        fd = os.open(path, OPEN_FLAGS)
-    except FileNotFoundError:
-        return None
+        return read_regular(path, MAX_BYTES)
+    except NotAFile:
+        raise RulesrefError("is not a regular file, so it is no config file", file=name) from None
+    except TooLarge:
+        raise RulesrefError(f"a config file is at most {MAX_BYTES:,} bytes", file=name) from None
     except OSError as exc:
         raise RulesrefError(f"cannot read the config file: {exc.strerror or exc}", file=name) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise RulesrefError("is not a regular file, so it is no config file", file=name)
-        raw = read_up_to(lambda n: os.read(fd, n), MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise RulesrefError(f"a config file is at most {MAX_BYTES:,} bytes", file=name)
-        return raw
-    except OSError as exc:
-        raise RulesrefError(f"cannot read the config file: {exc.strerror or exc}", file=name) from None
-    finally:
-        os.close(fd)
 
 
 def _parse(text: str, name: str) -> dict[str, Any]:

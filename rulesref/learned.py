@@ -23,21 +23,20 @@ file no larger than MAX_BYTES, and every field is checked before it is used.
 from __future__ import annotations
 
 import math
-import os
-import stat
 import zlib
 from array import array
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from rulesref import index
 from rulesref.errors import CorpusError
-from rulesref.files import OPEN_FLAGS, read_up_to
+from rulesref.files import NotAFile, TooLarge, read_regular
 
 FILE = "ranker.json"
 """The model's file, in the rules folder beside the game folders."""
-FORMAT = 1
+FORMAT = 2
 """The layout of the file and of its features: a change to either means training again."""
 MAX_BYTES = 16 * 1024 * 1024
 """A larger model file is refused: the shipped one is well under a tenth of it."""
@@ -45,6 +44,8 @@ PIECES = (3, 4, 5)
 """The lengths of the letter pieces taken from each word (the word padded with a space)."""
 MAX_FEATURES = 1_000_000
 """More features than this in the file is not a model this code wrote."""
+MAX_CLASSES = 65_535
+"""Class numbers are packed in two bytes each."""
 MAX_WORDS = 200
 """Only the first words of a long text are read, as lookup does (lookup.MAX_WORDS)."""
 
@@ -109,24 +110,15 @@ def read(root: Path) -> dict[str, Any] | None:
     path = root / FILE
     shown = display(path)
     try:
-        fd = os.open(path, OPEN_FLAGS)
-    except FileNotFoundError:
+        raw = read_regular(path, MAX_BYTES)
+    except NotAFile:
+        raise CorpusError("the ranking model is not a regular file", file=shown) from None
+    except TooLarge:
+        raise CorpusError(f"the ranking model is larger than {MAX_BYTES} bytes", file=shown) from None
+    except OSError as exc:
+        raise CorpusError(f"cannot read the ranking model: {exc.strerror or exc}", file=shown) from None
+    if raw is None:
         return None
-    except OSError as exc:
-        raise CorpusError(f"cannot read the ranking model: {exc.strerror or exc}", file=shown) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise CorpusError("the ranking model is not a regular file", file=shown)
-        if st.st_size > MAX_BYTES:
-            raise CorpusError(f"the ranking model is larger than {MAX_BYTES} bytes", file=shown)
-        raw = read_up_to(lambda n: os.read(fd, n), MAX_BYTES + 1)
-    except OSError as exc:
-        raise CorpusError(f"cannot read the ranking model: {exc.strerror or exc}", file=shown) from None
-    finally:
-        os.close(fd)
-    if len(raw) > MAX_BYTES:
-        raise CorpusError(f"the ranking model is larger than {MAX_BYTES} bytes", file=shown)
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -150,16 +142,37 @@ def _checked(data: Any, shown: str) -> dict[str, Any]:
     if not isinstance(trained_on, str) or len(trained_on) != 32:
         raise fault("trained_on", "must be a 32-digit fingerprint")
     classes = data.get("classes")
-    if not isinstance(classes, list) or not classes or not all(isinstance(c, str) and "/" in c for c in classes):
+    if (
+        not isinstance(classes, list)
+        or not 0 < len(classes) <= MAX_CLASSES
+        or not all(isinstance(c, str) and "/" in c for c in classes)
+    ):
         raise fault("classes", "must be a list of game/clause names")
     bias = data.get("bias")
     if not isinstance(bias, list) or len(bias) != len(classes) or not all(_finite(b) for b in bias):
         raise fault("bias", "must be one number per class")
     table = data.get("features")
-    if not isinstance(table, dict) or len(table) > MAX_FEATURES:
-        raise fault("features", "must be a mapping of features")
-    # the features are checked as they are packed (for_index), and only for a model in use
+    if not isinstance(table, dict) or set(table) != set(_COLUMNS):
+        raise fault("features", f"must be a mapping of {', '.join(_COLUMNS)}")
+    for column in _COLUMNS:
+        if not isinstance(table[column], list):
+            raise fault(f"features.{column}", "must be a list")
+    # the columns are checked where they are packed (for_index), and only for a model in use
     return {"file": shown, "trained_on": trained_on, "classes": classes, "bias": bias, "features": table}
+
+
+_COLUMNS = ("names", "idf", "starts", "owners", "weights")
+"""The feature table, a column each: feature names (sorted), their idf, where each
+feature's (class, weight) pairs start in ``owners`` and ``weights`` (one more than there are
+names: the last is the end), each pair's class number, and its weight."""
+
+
+def _numbers(values: list[Any]) -> bool:
+    return set(map(type, values)) <= {int, float} and all(map(math.isfinite, values))
+
+
+def _counts(values: list[Any]) -> bool:
+    return set(map(type, values)) <= {int} and (not values or min(values) >= 0)
 
 
 def _finite(x: Any) -> bool:
@@ -183,36 +196,36 @@ def for_index(model: dict[str, Any] | None, games: Sequence[Any]) -> dict[str, A
     -1 for a record the model does not rank."""
     if model is None or not current(model, games):
         return None
-    table: dict[str, Any] = model["features"]
-    n = len(model["classes"])
-    names = sorted(table)
+    table: dict[str, list[Any]] = model["features"]
+    names, starts, owners = table["names"], table["starts"], table["owners"]
+    # each column is checked whole (type sets, min and max), not value by value: there are
+    # hundreds of thousands of values, and an index build checks them every time
+    checks = {
+        "names": len(names) <= MAX_FEATURES
+        and set(map(type, names)) <= {str}
+        and all(a < b for a, b in pairwise(names)),
+        "idf": len(table["idf"]) == len(names) and _numbers(table["idf"]),
+        "starts": len(starts) == len(names) + 1
+        and _counts(starts)
+        and starts[0] == 0
+        and starts[-1] == len(owners)
+        and all(a <= b for a, b in pairwise(starts)),
+        "owners": _counts(owners) and (not owners or max(owners) < len(model["classes"])),
+        "weights": len(table["weights"]) == len(owners) and _numbers(table["weights"]),
+    }
+    for column, fine in checks.items():
+        if not fine:
+            raise _fault(model, f"features.{column}", _WANTED[column])
     size = 1 << max(4, (2 * len(names)).bit_length())  # at most half full: short probes
     slots = array("I", bytes(4 * size))
-    offsets, starts, encoded = array("I", [0]), array("I", [0]), []
-    idf, owners, weights = array("f"), array("H"), array("f")
-    for i, name in enumerate(names):
-        entry = table[name]
-        if not (isinstance(entry, list) and len(entry) == 2 and _finite(entry[0]) and isinstance(entry[1], list)):
-            raise _fault(model, "features", f"entry {name!r} must be [idf, [class, weight, ...]]")
-        pairs = entry[1]
-        if len(pairs) % 2 or not all(
-            isinstance(c, int) and not isinstance(c, bool) and 0 <= c < n and _finite(w)
-            for c, w in zip(pairs[0::2], pairs[1::2], strict=True)
-        ):
-            raise _fault(
-                model, "features", f"entry {name!r} has a class outside the list or a weight that is not a number"
-            )
-        key = name.encode("utf-8", "surrogatepass")
+    encoded = [name.encode("utf-8", "surrogatepass") for name in names]
+    offsets = array("I", [0])
+    for i, key in enumerate(encoded):
         at = _slot(key, size)
         while slots[at]:
             at = (at + 1) % size
         slots[at] = i + 1
-        encoded.append(key)
         offsets.append(offsets[-1] + len(key))
-        idf.append(float(entry[0]))
-        owners.extend(pairs[0::2])
-        weights.extend(float(w) for w in pairs[1::2])
-        starts.append(len(owners))
     number = {cls: i for i, cls in enumerate(model["classes"])}
     of = tuple(
         array("i", [number.get(f"{g.id}/{cid}", -1) for cid in g.clauses] + [-1] * len(g.leaves_out)).tobytes()
@@ -225,11 +238,20 @@ def for_index(model: dict[str, Any] | None, games: Sequence[Any]) -> dict[str, A
         "slots": slots.tobytes(),
         "names": b"".join(encoded),
         "offsets": offsets.tobytes(),
-        "idf": idf.tobytes(),
-        "starts": starts.tobytes(),
-        "owners": owners.tobytes(),
-        "weights": weights.tobytes(),
+        "idf": array("f", table["idf"]).tobytes(),
+        "starts": array("I", starts).tobytes(),
+        "owners": array("H", owners).tobytes(),
+        "weights": array("f", table["weights"]).tobytes(),
     }
+
+
+_WANTED = {
+    "names": "must be distinct feature names, sorted",
+    "idf": "must be one number per name",
+    "starts": "must run from 0 to the number of pairs, one more than there are names, never falling",
+    "owners": "must be class numbers of the list of classes",
+    "weights": "must be one number per owner",
+}
 
 
 def current(model: dict[str, Any], games: Sequence[Any]) -> bool:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -82,9 +84,14 @@ def _toy(tmp_path: Path, features: dict[str, Any], bias: list[float]) -> tuple[d
 
 
 def test_a_question_is_scored_as_the_weights_say(tmp_path: Path) -> None:
-    model, games = _toy(
-        tmp_path, {"wall": [2.0, [0, 1.5]], "#wal": [1.0, [1, -0.5]], "door": [3.0, [1, 9.0]]}, [0, 0.5]
-    )
+    features = {
+        "names": ["#wal", "door", "wall"],
+        "idf": [1.0, 3.0, 2.0],
+        "starts": [0, 1, 2, 3],
+        "owners": [1, 1, 0],
+        "weights": [-0.5, 9.0, 1.5],
+    }
+    model, games = _toy(tmp_path, features, [0, 0.5])
     packed = learned.for_index(model, games)
     assert packed is not None
     # "wall" once (idf 2) and its piece "#wal" once (idf 1), scaled to length 1; "door" is absent
@@ -127,18 +134,22 @@ def _edited(**changes: Any) -> str:
     return json.dumps({**_shipped(), **changes})
 
 
-def _one_feature(entry: Any) -> str:
-    data = _shipped()
-    name = sorted(data["features"])[0]
-    data["features"][name] = entry
-    return json.dumps(data)
+def _column(name: str, change: Any) -> Callable[[], str]:
+    """The shipped model with one column of its feature table changed by ``change``."""
+
+    def make() -> str:
+        data = _shipped()
+        data["features"][name] = change(data["features"][name])
+        return json.dumps(data)
+
+    return make
 
 
 MALFORMED = {
-    "not-json": ('{\n  "format": 1,\n  oops\n}\n', r"not JSON: .* \(line 3\)|:3: .*not JSON"),
+    "not-json": ('{\n  "format": 2,\n  oops\n}\n', r"rules/ranker\.json:3: the ranking model is not JSON"),
     "not-utf8": (b"\xff\xfe{}", "not UTF-8"),
     "a-list": ("[1, 2]", "top level: must be a mapping"),
-    "other-format": (lambda: _edited(format=99), r"format: must be 1 \(train the model again"),
+    "other-format": (lambda: _edited(format=99), r"format: must be 2 \(train the model again"),
     "no-fingerprint": (lambda: _edited(trained_on=None), "trained_on: must be a 32-digit fingerprint"),
     "bias-nan": (
         lambda: _edited(bias=[float("nan")] * len(_shipped()["classes"])),
@@ -146,14 +157,15 @@ MALFORMED = {
     ),
     "bias-short": (lambda: _edited(bias=[0.0]), "bias: must be one number per class"),
     "classes-not-names": (lambda: _edited(classes=[1, 2]), "classes: must be a list of game/clause names"),
-    "features-a-list": (lambda: _edited(features=[]), "features: must be a mapping of features"),
-    "feature-class-out-of-range": (lambda: _one_feature([1.0, [10_000, 0.5]]), "has a class outside the list"),
-    "feature-weight-text": (lambda: _one_feature([1.0, [0, "heavy"]]), "has a class outside the list"),
-    "feature-odd-pairs": (lambda: _one_feature([1.0, [0]]), "has a class outside the list"),
-    "feature-not-a-pair": (
-        lambda: _one_feature("idf"),
-        r"features: entry .* must be \[idf, \[class, weight, \.\.\.\]\]",
-    ),
+    "features-a-list": (lambda: _edited(features=[]), "features: must be a mapping of names, idf, starts"),
+    "column-not-a-list": (_column("idf", lambda v: "idf"), "features.idf: must be a list"),
+    "names-unsorted": (_column("names", lambda v: v[::-1]), "features.names: must be distinct feature names, sorted"),
+    "idf-text": (_column("idf", lambda v: ["heavy", *v[1:]]), "features.idf: must be one number per name"),
+    "starts-falling": (_column("starts", lambda v: [0, 5, 3, *v[3:]]), "features.starts: must run from 0"),
+    "owner-out-of-range": (_column("owners", lambda v: [10_000, *v[1:]]), "features.owners: must be class numbers"),
+    "owner-negative": (_column("owners", lambda v: [-1, *v[1:]]), "features.owners: must be class numbers"),
+    "weight-text": (_column("weights", lambda v: ["heavy", *v[1:]]), "features.weights: must be one number per owner"),
+    "weights-short": (_column("weights", lambda v: v[:-1]), "features.weights: must be one number per owner"),
 }
 
 
@@ -172,7 +184,6 @@ def test_a_malformed_model_is_one_error_line(case: str, rules: Path, cli) -> Non
     [line] = r.err.splitlines()
     assert line.startswith(f"Error: {Path('rules') / learned.FILE}"), line
     assert "Traceback" not in r.err
-    import re
 
     assert re.search(message, line), line
     lint = cli("lint")
