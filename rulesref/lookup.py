@@ -14,6 +14,10 @@ Clauses that pass are ranked with a plain BM25 match added (SURFACE): the questi
 as written, and the order it names the game's terms in, against the clause's asks, title,
 text and tags. With thousands of players' phrasings in the asks, how often they use the
 question's very words is evidence the analysed score flattens.
+
+Once there is an answer, the phrasing model (learned.py, a classifier trained on the titles
+and asks) re-orders the first results (_phrasing_model); it never decides whether there is
+an answer.
 """
 
 from __future__ import annotations
@@ -291,7 +295,8 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
         raise RulesrefError(f"--top must be at least 1, got {top}", field="--top")
     if not query.strip():
         raise RulesrefError("the question is empty", field="QUESTION")
-    every: list[dict[str, Any]] = load_index()["games"]
+    built = load_index()  # once: its key reads every rule file and the model
+    every: list[dict[str, Any]] = built["games"]
     games = [_pick_game(every, game)] if game is not None else every
     chosen = games[0]["id"] if game is not None else None
     tokens = index.words(query)[:MAX_WORDS]
@@ -309,7 +314,7 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     ranked = clauses
     if not ranked or not answers(ranked[0]):
         return Answer(query, chosen, (), "no clause matches this question well", _near_topics(games, clauses))
-    model = load_index().get("learned")
+    model = built.get("learned")
     if model is not None:
         ranked = _phrasing_model(query, ranked, model, [every.index(g) for g in games])
     # the rest of the answer comes from the answer's game, unless the question fits both
