@@ -149,7 +149,7 @@ def _checked(data: Any, shown: str) -> dict[str, Any]:
     ):
         raise fault("classes", "must be a list of game/clause names")
     bias = data.get("bias")
-    if not isinstance(bias, list) or len(bias) != len(classes) or not all(_finite(b) for b in bias):
+    if not isinstance(bias, list) or len(bias) != len(classes) or not _numbers(bias):
         raise fault("bias", "must be one number per class")
     table = data.get("features")
     if not isinstance(table, dict) or set(table) != set(_COLUMNS):
@@ -175,10 +175,6 @@ def _counts(values: list[Any]) -> bool:
     return set(map(type, values)) <= {int} and (not values or min(values) >= 0)
 
 
-def _finite(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
 # --- using it -----------------------------------------------------------------------
 #
 # The index keeps the model packed, in a few byte strings, because unmarshalling tens of
@@ -191,7 +187,7 @@ def _finite(x: Any) -> bool:
 def for_index(model: dict[str, Any] | None, games: Sequence[Any]) -> dict[str, Any] | None:
     """The model as the index stores it, or None when it was trained on other lines than
     these games' (an ask edited since, a clause added): a stale model is not used at all.
-    Raises CorpusError for a feature entry that is malformed. ``of`` gives, per game and
+    Raises CorpusError for a column of the feature table that is malformed. ``of`` gives, per game and
     per record of its index (clauses, then left-out topics), the record's class number, or
     -1 for a record the model does not rank."""
     if model is None or not current(model, games):
