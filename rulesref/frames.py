@@ -418,6 +418,9 @@ ACTION_VERBS = frozenset(
 )
 """The actions a side takes on its turn: the side phrase just before one is the side acting."""
 AUXILIARY = frozenset({"just", "has", "had", "did", "does", "then", "also", "now", "is", "was", "will"})
+LIGHT_VERBS = frozenset({"take", "takes", "took", "taking", "make", "makes", "made", "do", "does", "did", "doing"})
+"""Verbs that take an action as their object: "Neville's player takes a Replenish"."""
+DETERMINERS = frozenset({"a", "an", "the", "their", "his", "her", "its", "our", "my"})
 PURPOSE_REACH = 11
 """How far after a modal "to" and a verb of shifting still say what it asks ("can I play one
 of my cards to push Hermione")."""
@@ -572,6 +575,11 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[in
             out.setdefault("speaker", side)
         while end < len(words) and words[end] in AUXILIARY:
             end += 1
+        if end < len(words) and words[end] in LIGHT_VERBS:
+            end += 1
+        if end > 0 and words[end - 1] in LIGHT_VERBS:  # "takes a Replenish", "did a Replenish"
+            while end < len(words) and words[end] in DETERMINERS:
+                end += 1
         if end < len(words) and words[end] in ACTION_VERBS:
             out.setdefault("acting", side)  # "the Ravenclaw player just Replenished": the side taking the action
     for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
@@ -619,6 +627,14 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
         return words[j] in SPEAKER or words[j] in me
 
     encounters = [m.at for m in found if m.key == "relation" and m.value == "encounters"]
+    if not encounters:
+        # only the encountering character can fail, defeat or evade (encounter.no-one-else):
+        # "Kyra failed to beat it" says who encountered it, "can Kyra defeat it" does not
+        encounters = [
+            m.at
+            for m in found
+            if m.key == "relation" and m.value == "deed" and not (m.at > 1 and words[m.at - 2] in MODALS)
+        ]
     encountering = next((max((p for p in people if p < e), default=None) for e in encounters), None)
     for i, w in enumerate(words):
         if w not in MODALS:

@@ -44,6 +44,8 @@ FRAMES = [
         {"side": "house"},
     ),
     ("When the DA explores, can it play a second card?", {"side": "dark-arts"}),
+    ("Neville's player takes a Replenish. Does the marker move?", {"side": "house"}),
+    ("The Hufflepuff player did a Replenish, does the Dark Arts marker move?", {"side": "house"}),
     # the party the last modal asks of, when the scene before it names the other side too
     ("The death eater walked straight over the obstacle. Can Harry cross it the same way?", {"side": "house"}),
     # a count of pawns is an edge case; a count of cards in hand is not
@@ -119,6 +121,9 @@ OTHER_ACTOR = [
     "Lem has an evade card. Can he evade the monster Seoni is encountering?",
     "I'm at the same location as Kyra. Can I play a blessing on her check?",
     "Can Kyra roll my combat check for me?",
+    # only the encountering character fails or defeats it, so the one who failed encountered it
+    "Kyra failed to beat the monster. Can Lem have a go at it?",
+    "Valeros couldn't defeat the henchman; can Seoni take a shot?",
 ]
 
 
