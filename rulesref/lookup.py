@@ -831,6 +831,14 @@ def _split(vocab: dict[str, int], t: str) -> list[str] | None:
     return [a, b]
 
 
+ENDINGS = frozenset({"s", "es", "ed", "d", "er", "ers", "est", "ing", "ly", "n", "en"})
+"""What a word may add to a known word and still be read as it."""
+
+
+def _runs_on(t: str, w: str) -> bool:
+    return t.startswith(w) and len(t) - len(w) > 1 and t[len(w) :] not in ENDINGS
+
+
 def _nearest(vocab: dict[str, int], t: str) -> str:
     """The closest vocabulary (or function) word with the same first letter, else the
     commonest word it is the start of ("hench" -> "henchman"), else the word itself.
@@ -838,7 +846,9 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
     A five-letter word may only have gained or lost a letter: one changed letter in a word
     that short is as often another real word ("flush", "flash"). A three- or four-letter
     word is read as the commonest word one edit away (a letter changed, dropped, added, or
-    two swapped: "dose" -> "does", "bak" -> "back", "limt" -> "limit").
+    two swapped: "dose" -> "does", "bak" -> "back", "limt" -> "limit"). A longer word is
+    read as a word it starts with only when the rest is an ending ("stronger" is "strong",
+    "manage" is not "mana").
     """
     if len(t) < 3 or len(t) > LONGEST_WORD or t.isdigit():
         return t
@@ -856,7 +866,9 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
         if len(t) < 5
         else process.extract(t, [*vocab, *index.STOP], scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
     )
-    found = [f for f in found if f[0][0] == t[0]]
+    # a known word the token runs on from by more than an ending ("manage" from "mana") is
+    # another word, not a slip; "stronger" is still "strong"
+    found = [f for f in found if f[0][0] == t[0] and not _runs_on(t, f[0])]
     if found:
         return str(max(found, key=lambda f: (f[1], vocab.get(f[0], 0), f[0]))[0])
     longer = [w for w in vocab if w.startswith(t) and len(w) <= 2 * len(t)]

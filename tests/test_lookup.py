@@ -418,6 +418,16 @@ def test_short_word_typos_are_read_as_the_word_meant(cli) -> None:
         assert data["results"] and data["results"][0]["id"] == expected, (question, data["results"][:1])
 
 
+def test_a_longer_word_is_not_read_as_a_word_it_starts_with() -> None:
+    # "manage" read as "mana" made "how do I manage ..." a question about another game
+    for g in lookup.load_index()["games"]:
+        assert "mana" in g["vocab"]
+        assert lookup._nearest(g["vocab"], "manage") != "mana", g["id"]
+    pacg = next(g for g in lookup.load_index()["games"] if g["id"] == "pacg")
+    assert "strong" in pacg["vocab"] and "stronger" not in pacg["vocab"]
+    assert lookup._nearest(pacg["vocab"], "stronger") == "strong"  # an ending is not another word
+
+
 def test_a_real_question_buried_in_chatter_is_still_answered(cli) -> None:
     question = (
         "we have been arguing for an hour and my sister is furious lol. can a house pawn go through a castle wall"
