@@ -4,14 +4,17 @@
     python bench/ranker.py [--c C] [--keep N] [--check]
 
 A multinomial logistic regression (scikit-learn, lbfgs) over the tf-idf features that
-rulesref/learned.py computes, trained on every clause's title and asks: no bench question
-is among them. Each class keeps only its KEEP largest weights (by size), so the file stays
-small and a cold `ask` reads little; the idf is kept for every feature those weights use.
-``--check`` trains, writes nothing, and says whether rules/ranker.json is the model these
-lines and settings give (its fingerprint), which `rulesref lint` checks too.
+rulesref/learned.py computes, trained on every clause's title and asks and on the in-scope
+questions of the bench sets named in SETS: those sets are training data, and only sets
+outside SETS measure the model. Each class keeps only its KEEP largest weights (by size),
+so the file stays small and a cold `ask` reads little; the idf is kept for every feature
+those weights use. ``--check`` says whether rules/ranker.json was trained on these clause
+lines (its fingerprint, which `rulesref lint` checks too) and on these bench sets as they
+are now (a digest kept in its settings).
 
 Run it after any change to a clause's title or asks: the index ignores a model whose
-fingerprint no longer matches the rule packs (see learned.py).
+fingerprint no longer matches the rule packs (see learned.py). The fingerprint covers the
+clause lines only, since an installed rulesref carries no bench to check against.
 """
 
 from __future__ import annotations
@@ -20,27 +23,54 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
 
 from rulesref import learned  # noqa: E402
 from rulesref.corpus import game_folders, load_game  # noqa: E402
 
 C = 10.0
 """Inverse regularisation strength: chosen on held-out sets 1-33 (bench/README.md)."""
+SETS = (
+    "holdout",
+    *(f"holdout{n}" for n in range(2, 42) if n not in (34, 35)),
+    *("roles", "roles2", "roles3", "short", "short2", "scope", "scope2", "scope3"),
+)
+"""The bench sets the model learns from: every set run before the twelfth session's fresh
+ones. bench/questions.yaml stays out, so tests/test_bench.py compares rulesref with BM25 on
+questions the model has not seen (bench/README.md)."""
 KEEP = 1000
 """Weights kept per class, the largest by size."""
 DIGITS = 5
 """Significant digits a weight or idf keeps in the file."""
 
 
-def train(lines: list[tuple[str, str]], c: float, keep: int) -> dict[str, object]:
+def bench_lines(sets: Iterable[str]) -> list[tuple[str, str]]:
+    """(class, question) for each in-scope question of the named bench sets, in order."""
+    return [
+        (f"{q['game']}/{q['id']}", q["q"])
+        for name in sets
+        for q in yaml.safe_load((ROOT / "bench" / f"{name}.yaml").read_text(encoding="utf-8"))
+        if q["id"] is not None
+    ]
+
+
+def train(
+    lines: list[tuple[str, str]], c: float, keep: int, extra: Sequence[tuple[str, str]] = ()
+) -> dict[str, object]:
+    """The model of the clause ``lines`` and the ``extra`` (bench) lines; its fingerprint is
+    of ``lines`` alone."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
 
+    fingerprint = learned.fingerprint(lines)
+    lines = [*lines, *extra]
     counts = [learned.features(line) for _, line in lines]
     df: dict[str, int] = {}
     for d in counts:
@@ -80,12 +110,18 @@ def train(lines: list[tuple[str, str]], c: float, keep: int) -> dict[str, object
         features["starts"].append(len(features["owners"]))
     return {
         "format": learned.FORMAT,
-        "trained_on": learned.fingerprint(lines),
-        "settings": {"c": c, "keep": keep},
+        "trained_on": fingerprint,
+        "settings": {"c": c, "keep": keep, "sets": list(SETS), "bench": learned.fingerprint(extra)},
         "classes": classes,
         "bias": [_round(float(b)) for b in model.intercept_],
         "features": features,
     }
+
+
+def _settings(path: Path) -> dict[str, object]:
+    """The settings the shipped model was trained with (learned.read keeps only what `ask` uses)."""
+    settings = json.loads(path.read_text(encoding="utf-8")).get("settings")
+    return settings if isinstance(settings, dict) else {}
 
 
 def _round(x: float) -> float:
@@ -100,19 +136,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only say whether the shipped model is current")
     args = parser.parse_args(argv)
     lines = learned.training_lines(load_game(folder) for folder in game_folders(ROOT / "rules"))
+    extra = bench_lines(SETS)
     if args.check:
         shipped = learned.read(ROOT / "rules")
-        current = shipped is not None and shipped["trained_on"] == learned.fingerprint(lines)
+        current = (
+            shipped is not None
+            and shipped["trained_on"] == learned.fingerprint(lines)
+            and _settings(ROOT / "rules" / learned.FILE).get("bench") == learned.fingerprint(extra)
+        )
         print(
             "rules/ranker.json is current" if current else "rules/ranker.json is stale or missing: run bench/ranker.py"
         )
         return 0 if current else 1
-    model = train(lines, args.c, args.keep)
+    model = train(lines, args.c, args.keep, extra)
     text = json.dumps(model, separators=(",", ":"), ensure_ascii=True)
     args.out.write_text(text + "\n", encoding="utf-8")
     table: dict[str, list[object]] = model["features"]  # type: ignore[assignment]
     print(
-        f"{args.out}: {len(lines)} lines, {len(model['classes'])} classes, "  # type: ignore[arg-type]
+        f"{args.out}: {len(lines)} clause lines and {len(extra)} bench questions, "
+        f"{len(model['classes'])} classes, "  # type: ignore[arg-type]
         f"{len(table['names'])} features, {len(table['weights'])} weights, {len(text)} bytes"
     )
     return 0
