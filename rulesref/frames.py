@@ -407,11 +407,23 @@ def _antecedent(words: Sequence[str], at: int, side_at: Mapping[int, str], ends:
         end = ends.get(i, i + 1)
         return end < len(words) and words[end] in PLAYER
 
-    pawns = [i for i in side_at if i < at and not as_player(i)]
-    return max(pawns) if pawns else at
+    pawns = sorted(i for i in side_at if i < at and not as_player(i))
+    if len(pawns) > 1 and _agent(words, pawns[-1]):
+        return pawns[-2]  # "Hermione got bumped by a death eater, where does she go": not the bumper
+    return pawns[-1] if pawns else at
 
 
-SHIFTING = frozenset({"move", "moves", "push", "pushes", "shift", "shifts", "drag", "slide"})
+def _agent(words: Sequence[str], at: int) -> bool:
+    """Whether the party at ``at`` is named as the doer of a passive ("bumped by a death eater")."""
+    j = at - 1
+    while j >= 0 and words[j] in DETERMINERS:
+        j -= 1
+    return j >= 0 and words[j] == "by"
+
+
+SHIFTING = frozenset(
+    {"move", "moves", "push", "pushes", "shift", "shifts", "drag", "slide", "shove", "shoves", "nudge"}
+)
 ACTION_VERBS = frozenset(
     {"replenish", "replenishes", "replenished", "replenishing", "explore", "explores", "explored", "exploring"}
     | {"learn", "learns", "learned", "learnt", "learning"}

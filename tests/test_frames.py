@@ -45,6 +45,9 @@ FRAMES = [
     ),
     ("When the DA explores, can it play a second card?", {"side": "dark-arts"}),
     ("Neville's player takes a Replenish. Does the marker move?", {"side": "house"}),
+    # a pronoun stands for the pawn the passive is about, not for its doer ("by a death eater")
+    ("Hermione got bumped by a death eater, where does she go?", {"asked": "house"}),
+    ("Can my kid use her card to shove my dark arts guy out of her way?", {"moving": "can"}),
     ("The Hufflepuff player did a Replenish, does the Dark Arts marker move?", {"side": "house"}),
     # the party the last modal asks of, when the scene before it names the other side too
     ("The death eater walked straight over the obstacle. Can Harry cross it the same way?", {"side": "house"}),
