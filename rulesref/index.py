@@ -556,7 +556,10 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
     would match only the clause whose ask happened to carry it. A word counts as a typo when
     the rules never use it (nor a form of it), it is one slip (a letter dropped, added,
     changed or swapped) from a rule word with the same first letter, and the asks use it
-    rarely: at most twice, or a fifth as often as that word."""
+    rarely: at most twice, or a fifth as often as that word. A four-letter word counts only
+    when its slip is not a changed letter ("dose" for "does", "hnad" for "hand"; not "save"
+    for "same"), and the word meant is used ten times as often: a short word one letter
+    from another is as often a real word."""
     from rapidfuzz import fuzz
 
     ruled: set[str] = set()
@@ -575,7 +578,12 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
     near = _SlipIndex(ruled | STOP)
     out: dict[str, str] = {}
     for w, n in seen.items():
-        if not 5 <= len(w) <= TYPO_LONGEST or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
+        if not 4 <= len(w) <= TYPO_LONGEST or w in ruled or w in STOP or stem(w) in stems or not w.isalpha():
+            continue
+        if len(w) == 4:
+            short = [f for f in near.slips(w) if f[0] == w[0] and not _changed(w, f) and seen.get(f, 0) >= 10 * n]
+            if short:
+                out[w] = max(short, key=lambda f: (seen.get(f, 0), f))
             continue
         # the same first letter, not a longer or shorter form ("shown", "safer"), and
         # rare beside the word it resembles (a slip, not a word players use)
@@ -618,6 +626,11 @@ class _SlipIndex:
 
         near = {w for form in _deletions(word) for w in self.filed.get(form, ())}
         return sorted(w for w in near if w != word and DamerauLevenshtein.distance(word, w, score_cutoff=1) <= 1)
+
+
+def _changed(a: str, b: str) -> bool:
+    """Whether the slip from ``a`` to ``b`` is one letter changed (not dropped, added or swapped)."""
+    return len(a) == len(b) and sorted(a) != sorted(b)
 
 
 def _deletions(word: str) -> set[str]:

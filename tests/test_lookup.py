@@ -462,6 +462,18 @@ def test_a_typo_in_an_ask_is_indexed_as_the_rule_word_meant() -> None:
     assert "small" not in typos  # one changed letter in a short word is as often another word
 
 
+def test_a_four_letter_typo_in_an_ask_is_indexed_only_when_no_letter_changed() -> None:
+    from rulesref import index
+    from rulesref.corpus import game_folders, load_game
+
+    game = next(load_game(f) for f in game_folders() if f.name == "pacg")
+    records = [index.clause_record(c) for c in game.clauses.values()]
+    records[0] = {**records[0], "asks": [*records[0]["asks"], "what dose it do", "is it the save card"]}
+    typos = index.asks_typos(game, records)
+    assert typos["dose"] == "does"  # two letters swapped
+    assert "save" not in typos  # "same" with a letter changed: as often a word of its own
+
+
 def test_a_question_with_a_typo_some_ask_also_has_is_still_corrected() -> None:
     # several asks spell it "pasage"; the question must not match them by the typo alone
     from rulesref import index
