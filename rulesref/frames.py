@@ -467,7 +467,14 @@ def _moving(words: Sequence[str]) -> str | None:
                 return "can"  # "can I put it there" asks where it is placed, not whether it moves
             if words[j] in ("be", "get") and j + 1 < n and words[j + 1] in ("moved", "pushed", "shifted"):
                 return "can"  # "can it be moved"
+    for i in range(n - 2):  # "the Dark Arts wants to move my Neville", "am I allowed to push her"
+        if words[i] in WANTING and words[i + 1] == "to" and words[i + 2] in SHIFTING:
+            return "can"
     return None
+
+
+WANTING = frozenset({"want", "wants", "wanted", "allowed", "able", "try", "tries", "tried", "trying"})
+"""Words before "to move" that make it a question of whether the move is allowed."""
 
 
 LIKE = frozenset({"like", "unlike", "than"})

@@ -48,6 +48,7 @@ FRAMES = [
     # a pronoun stands for the pawn the passive is about, not for its doer ("by a death eater")
     ("Hermione got bumped by a death eater, where does she go?", {"asked": "house"}),
     ("Can my kid use her card to shove my dark arts guy out of her way?", {"moving": "can"}),
+    ("The Dark Arts player wants to move my Neville with his card. Is that allowed?", {"moving": "can"}),
     ("The Hufflepuff player did a Replenish, does the Dark Arts marker move?", {"side": "house"}),
     # the party the last modal asks of, when the scene before it names the other side too
     ("The death eater walked straight over the obstacle. Can Harry cross it the same way?", {"side": "house"}),
