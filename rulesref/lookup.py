@@ -844,8 +844,9 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
     """The closest vocabulary (or function) word with the same first letter, else the
     commonest word it is the start of ("hench" -> "henchman"), else the word itself.
 
-    A five-letter word may only have gained or lost a letter: one changed letter in a word
-    that short is as often another real word ("flush", "flash"). A three- or four-letter
+    A five-letter word may only have gained or lost a letter, or had two letters after its
+    first swapped ("piont"): one changed letter in a word that short is as often another
+    real word ("flush", "flash"). A three- or four-letter
     word is read as the commonest word one edit away (a letter changed, dropped, added, or
     two swapped: "dose" -> "does", "bak" -> "back", "limt" -> "limit"). A longer word is
     read as a word it starts with only when the rest is an ending ("stronger" is "strong",
@@ -872,6 +873,11 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
     found = [f for f in found if f[0][0] == t[0] and not _runs_on(t, f[0])]
     if found:
         return str(max(found, key=lambda f: (f[1], vocab.get(f[0], 0), f[0]))[0])
+    if len(t) == 5:  # two letters swapped ("piont"), which the ratio counts as two slips
+        swapped = [t[:i] + t[i + 1] + t[i] + t[i + 2 :] for i in range(1, 4)]
+        known = [w for w in swapped if w in vocab or w in index.STOP]
+        if known:
+            return max(known, key=lambda w: (vocab.get(w, 0), w))
     longer = [w for w in vocab if w.startswith(t) and len(w) <= 2 * len(t)]
     return max(longer, key=lambda w: (vocab[w], w)) if longer else t
 

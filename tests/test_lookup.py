@@ -428,6 +428,12 @@ def test_a_longer_word_is_not_read_as_a_word_it_starts_with() -> None:
     assert lookup._nearest(pacg["vocab"], "stronger") == "strong"  # an ending is not another word
 
 
+def test_a_five_letter_word_with_two_letters_swapped_is_read_as_the_word_meant() -> None:
+    for g in lookup.load_index()["games"]:
+        assert "piont" not in g["vocab"]
+        assert lookup._nearest(g["vocab"], "piont") == "point", g["id"]
+
+
 def test_a_real_question_buried_in_chatter_is_still_answered(cli) -> None:
     question = (
         "we have been arguing for an hour and my sister is furious lol. can a house pawn go through a castle wall"
