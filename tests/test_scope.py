@@ -87,7 +87,7 @@ def test_a_short_question_in_a_clause_s_own_words_is_answered(question: str, exp
     [
         "What does the Shortbow card do exactly?",
         "In which book does Bellatrix first show up?",
-        "how do I shuffle and deal the Library at the start",
+        "how does the vault get built at the beginning",
     ],
 )
 def test_the_refusal_model_withholds_a_near_miss_the_ranking_would_answer(question: str) -> None:
