@@ -591,7 +591,7 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
             f
             for f in near.slips(w)
             if f[0] == w[0]
-            and fuzz.ratio(w, f) >= TYPO_RATIO
+            and (fuzz.ratio(w, f) >= TYPO_RATIO or not _changed(w, f))  # a swap is no changed letter
             and not (f.startswith(w) or w.startswith(f))
             and n <= max(2, seen.get(f, 0) // 5)
         ]

@@ -480,6 +480,17 @@ def test_a_four_letter_typo_in_an_ask_is_indexed_only_when_no_letter_changed() -
     assert "save" not in typos  # "same" with a letter changed: as often a word of its own
 
 
+def test_a_swapped_pair_of_letters_in_an_ask_is_indexed_as_the_word_meant() -> None:
+    # the ratio counts a swap as two slips; it changes no letter, so it is a slip
+    from rulesref import index
+    from rulesref.corpus import game_folders, load_game
+
+    game = next(load_game(f) for f in game_folders() if f.name == "pacg")
+    records = [index.clause_record(c) for c in game.clauses.values()]
+    records[0] = {**records[0], "asks": [*records[0]["asks"], "can Kyra gurad her location"]}
+    assert index.asks_typos(game, records)["gurad"] == "guard"
+
+
 def test_a_question_with_a_typo_some_ask_also_has_is_still_corrected() -> None:
     # several asks spell it "pasage"; the question must not match them by the typo alone
     from rulesref import index
