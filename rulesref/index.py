@@ -544,8 +544,9 @@ def _parse(game: Game) -> Parsed:
 
 
 TYPO_RATIO = 85.0
-"""rapidfuzz ratio (0..100) a slip must keep too: one changed letter in a word of six
-letters or fewer is as often another word ("small", "shall")."""
+"""rapidfuzz ratio (0..100) a changed letter must keep too: one changed letter in a word of
+six letters or fewer is as often another word ("small", "shall"). Two letters swapped need
+not keep it: the ratio counts a swap as two slips, but it changes no letter ("gaurd")."""
 
 
 def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
@@ -591,7 +592,7 @@ def asks_typos(game: Game, records: list[dict[str, Any]]) -> dict[str, str]:
             f
             for f in near.slips(w)
             if f[0] == w[0]
-            and (fuzz.ratio(w, f) >= TYPO_RATIO or not _changed(w, f))  # a swap is no changed letter
+            and (fuzz.ratio(w, f) >= TYPO_RATIO or not _changed(w, f))
             and not (f.startswith(w) or w.startswith(f))
             and n <= max(2, seen.get(f, 0) // 5)
         ]

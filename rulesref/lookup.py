@@ -874,10 +874,9 @@ def _nearest(vocab: dict[str, int], t: str) -> str:
     if found:
         return str(max(found, key=lambda f: (f[1], vocab.get(f[0], 0), f[0]))[0])
     if len(t) == 5:  # two letters swapped ("piont"), which the ratio counts as two slips
-        swapped = [t[:i] + t[i + 1] + t[i] + t[i + 2 :] for i in range(1, 4)]
-        known = [w for w in swapped if w in vocab or w in index.STOP]
-        if known:
-            return max(known, key=lambda w: (vocab.get(w, 0), w))
+        swapped = [w for w in _edits(t) if w[0] == t[0] and sorted(w) == sorted(t) and (w in vocab or w in index.STOP)]
+        if swapped:
+            return max(swapped, key=lambda w: (vocab.get(w, 0), w))
     longer = [w for w in vocab if w.startswith(t) and len(w) <= 2 * len(t)]
     return max(longer, key=lambda w: (vocab[w], w)) if longer else t
 
