@@ -7,9 +7,10 @@ a stream that cannot be written (a full disk) ends the command with its own exit
 whichever write hits it, rich's, click's, ``print`` or the last flush.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's signature on
+# each run, and string annotations cost it an eval per parameter (half its start-up).
 import contextlib
+import copy
 import enum
 import errno
 import os
@@ -664,7 +665,7 @@ def _run(argv: list[str] | None) -> int:
         argv = args = ["play"]
     _state["debug"] = "--debug" in args
     try:
-        code = _command()(args=argv, standalone_mode=False, prog_name="rulesref")
+        code = _command(args)(args=argv, standalone_mode=False, prog_name="rulesref")
     except StreamFailed:
         raise
     except RulesrefError as exc:
@@ -699,10 +700,10 @@ def _click(part: str) -> Any:
     return importlib.import_module(typer.BadParameter.__module__.rpartition(".")[0] + "." + part)
 
 
-def _command() -> Any:
+def _command(args: list[str]) -> Any:
     """The click command typer builds from ``app``, with ``-V``/``--version`` on every command
     and group, not only before the first one (`rulesref ask -V` as `rulesref -V`)."""
-    root = typer.main.get_command(app)
+    root = typer.main.get_command(_narrowed(args))
 
     def version(ctx: Any, _param: Any, value: bool) -> None:
         if value and not ctx.resilient_parsing:  # resilient: completing a command line, not running it
@@ -725,6 +726,25 @@ def _command() -> Any:
 
     add(root)
     return root
+
+
+def _narrowed(args: list[str]) -> typer.Typer:
+    """``app`` with only the command the arguments name, when they start with one.
+
+    Typer builds every command's options on each run; a table-side `rulesref ask` should
+    not wait for the other sixteen. Anything else (a leading option, a group, an unknown
+    name, shell completion) gets the whole app, so help and errors list every command."""
+    if not args or any(name.startswith("_RULESREF_COMPLETE") for name in os.environ):
+        return app
+    for info in app.registered_commands:  # bounded by the commands defined
+        callback = info.callback
+        name = info.name or (typer.main.get_command_name(callback.__name__) if callback else None)
+        if name == args[0]:
+            narrow = copy.copy(app)
+            narrow.registered_commands = [info]
+            narrow.registered_groups = []
+            return narrow
+    return app
 
 
 class StreamFailed(Exception):
@@ -772,7 +792,7 @@ class _Guarded:
             raise StreamFailed(self._name, exc) from exc
 
     @property
-    def buffer(self) -> _Guarded:
+    def buffer(self) -> "_Guarded":
         return _Guarded(self._stream.buffer, self._name)
 
     def __getattr__(self, name: str) -> Any:  # fileno, isatty, encoding...: rich and click ask

@@ -198,3 +198,22 @@ def test_help_shows_the_web_extra_and_no_internal_names() -> None:
     assert "rulesref[web]" in runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
     for command in ("ask", "serve"):
         assert "<_" not in runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
+
+
+def _command_names() -> list[str]:
+    import typer.main
+
+    from rulesref.cli import app
+
+    return [c.name or typer.main.get_command_name(c.callback.__name__) for c in app.registered_commands]
+
+
+@pytest.mark.parametrize("name", _command_names())
+@pytest.mark.parametrize("args", [("--help",), ("-V",), ("--no-such-option",)])
+def test_a_command_built_alone_behaves_as_in_the_whole_app(cli, name: str, args: tuple[str, ...]) -> None:
+    """`rulesref ask ...` builds only `ask`; a leading root option builds every command.
+    Help, version and usage errors must not tell the two apart."""
+    alone = cli(name, *args)
+    whole = cli("--color", "never", name, *args)
+    assert (alone.code, alone.out, alone.err) == (whole.code, whole.out, whole.err)
+    assert alone.out or alone.err
