@@ -137,7 +137,7 @@ def mentions(
             hit = phrases.get(" ".join(stems[j : j + n]))
             if hit is None:
                 continue
-            role = next((roles_of[c] for c in hit if c in roles_of), None)
+            role = roles_of.get(hit[0])  # the term's own, or its head noun's (index._roles_of)
             if role is not None:
                 out.extend(Mention(kept[j], kept[j + n - 1] + 1, k, v) for k, v in role.items())
             j += n

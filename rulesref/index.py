@@ -682,8 +682,20 @@ def _build(
 
 
 def _roles_of(game: Game) -> dict[str, dict[str, str]]:
-    """Concept -> the part it plays in a question's frame, from the glossary's ``role:``."""
-    return {concept(t.term): dict(t.role) for t in game.glossary if t.role}
+    """Concept -> the part it plays in a question's frame, from the glossary's ``role:``.
+
+    A term without one takes the role of the term its name ends with, its head noun: a
+    "local character" is a character, but the "Dark Arts Marker" is a thing, not the Dark
+    Arts, and "my refill doesn't push the marker" names no side."""
+    own = {t.term: dict(t.role) for t in game.glossary if t.role}
+    out = {concept(term): role for term, role in own.items()}
+    for t in game.glossary:  # bounded by the glossary, twice over
+        if t.term in own:
+            continue
+        head = max((term for term in own if t.term.endswith(" " + term)), key=len, default=None)
+        if head is not None:
+            out[concept(t.term)] = own[head]
+    return out
 
 
 def _vocab(game: Game, records: list[dict[str, Any]]) -> dict[str, int]:

@@ -24,6 +24,8 @@ FRAMES = [
     ("Harry stops on the square where Bellatrix is standing.", {"mover": "house", "target": "dark-arts"}),
     ("Bellatrix stops where Harry is.", {"mover": "dark-arts", "target": "house"}),
     ("Greyback finished his move on Cedric's square.", {"mover": "dark-arts", "target": "house"}),
+    ("Bellatrix ends her move right where Ron is standing", {"mover": "dark-arts", "target": "house"}),
+    ("Neville and Luna share a square and my Death Eater finishes there.", {"mover": "dark-arts"}),
     ("As the Dark Arts player, can I discard cards when I Replenish?", {"side": "dark-arts"}),
     ("Can house players throw away cards before drawing when they Replenish?", {"side": "house"}),
     ("Can my death eaters cross obstacles without playing a card?", {"side": "dark-arts"}),
@@ -230,7 +232,13 @@ def test_question_is_read_into_its_frame(question: str, roles: dict[str, str]) -
 
 @pytest.mark.parametrize(
     "question",
-    ["Which side may discard on Replenish, the Houses or the Dark Arts?", "Can a pawn move diagonally?"],
+    [
+        "Which side may discard on Replenish, the Houses or the Dark Arts?",
+        "Can a pawn move diagonally?",
+        # the Marker and the Path are the Dark Arts' things, not the Dark Arts: no party
+        "my refill doesn't push the marker if I didn't throw away any cards",
+        "what moves the dark arts marker along the path",
+    ],
 )
 def test_a_question_naming_no_one_side_has_no_side(question: str) -> None:
     assert "side" not in _frame(question) and "mover" not in _frame(question)
@@ -296,3 +304,10 @@ def test_a_clause_about_the_side_players_do_not_speak_as_needs_that_side_named()
 def test_two_pawns_of_two_sides_named_together_are_not_a_count() -> None:
     assert "count" not in _frame("Luna and Bellatrix are on the same space now: who gets stunned?")
     assert "count" not in _frame("Harry and Harry's friend both moved.")  # one party named twice is no count
+
+
+def test_a_term_takes_the_role_of_its_head_noun_only() -> None:
+    """A "local character" is a character; the "Dark Arts Marker" is not the Dark Arts."""
+    by_game = {g["id"]: g["roles_of"] for g in lookup.load_index()["games"]}
+    assert by_game["pacg"]["=local character"] == {"person": "character"}
+    assert "=dark arts marker" not in by_game[HVDA] and "=house points" not in by_game[HVDA]
