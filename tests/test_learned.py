@@ -211,8 +211,9 @@ def test_a_model_larger_than_the_limit_is_refused(rules: Path, cli) -> None:
     assert r.code == 2 and f"larger than {learned.MAX_BYTES} bytes" in r.err, r.err
 
 
-def test_without_a_model_the_refusals_are_the_same() -> None:
-    """The model re-orders answers; whether there is one is the ranking's call alone."""
+def test_the_model_only_ever_withholds_a_refusal() -> None:
+    """The model re-orders answers; whether there is one is the ranking's call, except that
+    a model sure of a clause (lookup.MODEL_SURE) withholds a refusal: it never makes one."""
     questions = [
         q["q"] for name in ("scope.yaml", "short.yaml") for q in yaml.safe_load((ROOT / "bench" / name).read_text())
     ]
@@ -225,5 +226,7 @@ def test_without_a_model_the_refusals_are_the_same() -> None:
         without = [bool(lookup.ask(q).hits) for q in questions]
     finally:
         index["learned"] = model
-    assert with_model == without
+    assert all(answered or not before for answered, before in zip(with_model, without, strict=True))
+    withheld = sum(answered and not before for answered, before in zip(with_model, without, strict=True))
+    assert withheld <= len(questions) // 50, "the model decides few refusals, not the ranking's job"
     assert any(with_model) and not all(with_model)
