@@ -155,13 +155,17 @@ def read(
     *,
     speaker: str | None = None,
     sides: Sequence[str] = (),
+    spelled: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """The frame of ``query``: the roles it states, by key (empty when it names none).
 
     ``speaker`` is the side "I" stands for when the question does not say; ``sides`` the
     game's two sides, so another player's pronoun can be read as the speaker's opponent.
+    ``spelled`` maps misspelt words to the words lookup read them as ("deth" -> "death").
     """
     words, possessive = tokens_of(query)
+    if spelled:
+        words = [spelled.get(w, w) for w in words]
     found = mentions(words, phrases, longest, roles_of)
     # "my pawn" is in the glossary as a House pawn, which is only the usual case: here a
     # possessive stands for its owner, whose side the question may give otherwise
@@ -188,16 +192,26 @@ def read(
             return side_at[at]
         if word in SPEAKER:
             return me
-        if word in OTHERS:
-            who = bound.get(OTHERS[word])
+        if word in OTHERS or at in owners:
+            who = bound.get(OTHERS[word]) if word in OTHERS else None
             if who is None and me is not None and len(sides) == 2 and me in sides:
                 who = sides[1 - sides.index(me)]
             return who
         return None
 
-    parties = [i for i in range(len(words)) if i in side_at or words[i] in SPEAKER or words[i] in OTHERS]
+    # "I moved onto Jake's pawn": a name the glossary does not know, owning a pawn, is
+    # another player's, the speaker's opponent (a known name is a side mention already)
+    inside = {j for m in found if m.key == "side" for j in range(m.at, m.end)}
+    owners = {
+        i
+        for i in range(len(words) - 1)
+        if possessive[i] and words[i + 1] in PAWN_NOUNS and i not in inside
+        if words[i] not in SPEAKER and words[i] not in OTHERS
+    }
+    parties = [i for i in range(len(words)) if i in side_at or words[i] in SPEAKER or words[i] in OTHERS or i in owners]
     for rel in (m for m in found if m.key == "relation" and m.value == "onto"):
-        before = [i for i in parties if i < rel.at]
+        # "finished his movement in the space of Harry": 'his' is the mover's own, not a party
+        before = [i for i in parties if i < rel.at and not (i + 1 < rel.at and words[i + 1] in OWN_MOVE)]
         after = [i for i in parties if i >= rel.end]  # "ended his move on": 'his' is the mover's
         passive = rel.at > 0 and words[rel.at - 1] in PASSIVE and "by" in words[rel.end : rel.end + 3]
         sided = [i for i in before if i in side_at]
@@ -269,6 +283,7 @@ def read(
 
 
 BY_MOVING = frozenset({"by", "from", "after"})
+OWN_MOVE = frozenset({"move", "moves", "movement", "walk", "turn", "go", "run"})
 
 
 def _by_moving(words: Sequence[str], at: int, end: int) -> bool:

@@ -62,6 +62,15 @@ CHAT = {
     "oppo": "opponent",
 }
 
+# Chat spellings with a slash, which the word pattern would cut in two ("w/o": "w", "o").
+SLASHED = {"w/o": "without", "b/c": "because", "w/e": "whatever"}
+_SLASHED = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in SLASHED) + r")(?![a-z0-9])")
+
+
+def _unslash(m: re.Match[str]) -> str:
+    return f" {SLASHED[m.group(0)]} "
+
+
 # British spellings and number words, written one way on both sides of a match.
 SPELLING = {
     "armour": "armor", "colour": "color", "coloured": "colored", "colours": "colors",
@@ -186,7 +195,7 @@ def words(text: str) -> list[str]:
     """Lowercase words, apostrophes dropped ("ko'd" -> "kod"), chat and British spellings
     and number words normalised."""
     out: list[str] = []
-    for w in _WORD.findall(_APOSTROPHE.sub("", text.lower())):
+    for w in _WORD.findall(_SLASHED.sub(_unslash, _APOSTROPHE.sub("", text.lower()))):
         out.extend(SPELLING.get(w, w) for w in CHAT.get(w, w).split())
     return out
 

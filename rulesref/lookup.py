@@ -127,12 +127,21 @@ MODEL_SURE = 0.6
 """A refusal the refusal model alone would make is withheld when the phrasing model gives a
 clause among the first results this much. Chosen on held-out 65-72 (in scope refused 0.64%
 to 0.43%); on the 1,920 out-of-scope questions of every set it answers 4 more (4.27% to 4.48%)."""
+SURE_OVER_TOPIC = 0.9
+"""The same for a left-out topic in the lead, or a best clause too weak to answer: the model
+has no class for a left-out topic, so only near certainty outweighs one. Of the out-of-scope
+questions of every set refused so, 1 in 1,800 had the model this sure (held-out 73-76)."""
 LEARNED = 0.6
 """How much the phrasing model's probability (0..1, learned.py) weighs beside a clause's
 share of the best score when the first results are re-ordered (_phrasing_model): 0.6 once
 the model learned from the bench sets too, chosen on held-out 36-41 with the model trained
 on the sets before them (bench/README.md)."""
 LEARNED_DEPTH = 10
+CONTRADICTED_LIFT = 0.5
+"""The share of the phrasing model's lift a clause gets when the question's frame contradicts
+its roles: the model reads words, not who moved onto whom, and "my pawn lands on a death
+eater" is worded as both directions are. Half, on held-out 73-76 (+3 of 700); none lost 12
+questions in an earlier round (bench/README.md)."""
 """How many of the first results the phrasing model re-orders."""
 SUGGESTIONS = 3
 NEAR = 0.1
@@ -292,6 +301,8 @@ class _Scored(NamedTuple):  # a NamedTuple: cheaper to define than a dataclass, 
     """The question's frame contradicts a role the clause declares (another mover, another side)."""
     cued: bool = False
     """A left-out topic one of whose cues the question uses (game.yaml ``cues:``)."""
+    fit: float = 1.0
+    """How the clause's roles fit the question's frame (_fits): below 1, the frame is against it."""
 
 
 def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
@@ -309,19 +320,20 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
         return Answer(query, chosen, (), _no_words(query))
     ranked = _same_words_first(_rank(query, tokens, games, every))
     clauses = [r for r in ranked if not r.left_out]
-    if ranked and ranked[0].left_out:
-        return _refusal(query, chosen, games, ranked)
     model = built.get("learned")
     numbers = [every.index(g) for g in games]
+    # the model knows how players put a rule, not whether they ask it as advice: a cued
+    # question ("is it worth ...") is refused whatever the model says
+    cued = any(r.cued for r in ranked)
+    sure = 0.0 if cued else _model_sure(query, clauses, model, numbers)
+    if ranked and ranked[0].left_out and sure < SURE_OVER_TOPIC:
+        return _refusal(query, chosen, games, ranked)
     if clauses and answers(clauses[0]):
         chance = out_of_scope(refusal_features(ranked, tokens))
-        cued = any(r.cued for r in ranked)
-        # the model knows how players put a rule, not whether they ask it as advice: a cued
-        # question ("is it worth ...") is refused whatever the model says
-        if chance >= (CUED_AT if cued else REFUSE_AT) and (cued or not _model_sure(query, clauses, model, numbers)):
+        if chance >= (CUED_AT if cued else REFUSE_AT) and sure < MODEL_SURE:
             return _refusal(query, chosen, games, ranked)
     ranked = clauses
-    if not ranked or not answers(ranked[0]):
+    if not ranked or (not answers(ranked[0]) and sure < SURE_OVER_TOPIC):
         return Answer(query, chosen, (), "no clause matches this question well", _near_topics(games, clauses))
     if model is not None:
         ranked = _phrasing_model(query, ranked, model, numbers)
@@ -334,18 +346,15 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     return Answer(query, chosen, tuple(_hit(games[r.game], r, claims, query) for r in ranked))
 
 
-def _model_sure(query: str, clauses: list[_Scored], model: dict[str, Any] | None, numbers: list[int]) -> bool:
-    """Whether the phrasing model gives one of the first clauses MODEL_SURE or more: a
-    question the refusal model doubts for its few or unusual words ("card text versus
+def _model_sure(query: str, clauses: list[_Scored], model: dict[str, Any] | None, numbers: list[int]) -> float:
+    """The phrasing model's highest probability for one of the first clauses (0 without a
+    model): a question the ranking doubts for its few or unusual words ("card text versus
     rulebook") may still be put the way players put that clause."""
-    if model is None:
-        return False
+    if model is None or not clauses:
+        return 0.0
     p = learned.probabilities(model, query)
-    for r in clauses[:LEARNED_DEPTH]:
-        c = learned.classes_of(model, numbers[r.game])[r.clause]
-        if c >= 0 and p[c] >= MODEL_SURE:
-            return True
-    return False
+    of = [learned.classes_of(model, n) for n in numbers]
+    return max((p[c] for r in clauses[:LEARNED_DEPTH] if (c := of[r.game][r.clause]) >= 0), default=0.0)
 
 
 def _refusal(query: str, chosen: str | None, games: list[dict[str, Any]], ranked: list[_Scored]) -> Answer:
@@ -411,22 +420,26 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     phrases = _phrases(query)
     for gi, g in enumerate(games):
         factor = OTHER_GAME if named and g["id"] not in named else 1.0
-        words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people)
+        spelled: dict[str, str] = {}
+        words = correct(g, tokens, frozenset(known - g["vocab"].keys()), people, spelled)
         analysed = index.analyse(words, g["phrases"], g["longest"])
         # terms only a correction produced ("dancing" read as "dining") are a guess: less evidence
         written = {t for t, _ in index.analyse(tokens, g["phrases"], g["longest"])}
         guessed = frozenset(t for t, _ in analysed if t not in written)
         plain = _surface(g, words, analysed)
-        frame = frames.read(query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"])
+        frame = frames.read(
+            query, g["phrases"], g["longest"], g["roles_of"], speaker=g["speaker"], sides=g["sides"], spelled=spelled
+        )
         left_out = set(index.unpack_ints(g["scope"]))
         outside = LEFT_OUT * (1 + OUTSIDE_WORDS * _outside_share(g, analysed, left_out))
         cued = _cued(g, phrases)
         for ci, s, claim, ev, n, line in score_game(g, analysed, NAMED_EVIDENCE if g["id"] in named else 0.0, guessed):
             out = ci in left_out
             roles = None if out else g["roles"].get(ci)
-            f = factor * (outside if out else _fits(frame, roles, g["speaker"]))
+            fit = 1.0 if out else _fits(frame, roles, g["speaker"])
+            f = factor * (outside if out else fit)
             contradicted = roles is not None and _contradicts(frame, roles)
-            scored = _Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted, ci in cued)
+            scored = _Scored(s * f, s * f, gi, ci, claim, ev, n, line, out, contradicted, ci in cued, fit)
             found.append((scored, plain.get(ci, 0.0) * f))
     top = max((p for _, p in found), default=0.0) or 1.0
     ranked = [r._replace(score=(r.own + SURFACE * p / top) / (1 + SURFACE)) for r, p in found]
@@ -443,13 +456,15 @@ def _phrasing_model(query: str, ranked: list[_Scored], model: dict[str, Any], nu
     fused = []
     for r in head:
         c = learned.classes_of(model, numbers[r.game])[r.clause]
-        share = r.score / best + LEARNED * (p[c] if c >= 0 else 0.0)
+        share = r.score / best + LEARNED * (p[c] if c >= 0 else 0.0) * (CONTRADICTED_LIFT if r.contradicted else 1.0)
         fused.append(r._replace(score=best * share / (1 + LEARNED)))
     # a leader whose own line the question nearly is keeps the lead: that is closer
-    # evidence than a model of all the clause's lines, unless both kinds of evidence are
-    # against it (another clause whose line is closer still, and which the model prefers)
+    # evidence than a model of all the clause's lines, unless all the evidence is against
+    # it (another clause whose line is closer still, which the model prefers and the frame
+    # fits as well)
     lead = head[0].line >= SAME_WORDS and not any(
-        r.line > head[0].line and f.score > fused[0].score for r, f in zip(head[1:], fused[1:], strict=True)
+        r.line > head[0].line and f.score > fused[0].score and r.fit >= head[0].fit
+        for r, f in zip(head[1:], fused[1:], strict=True)
     )
     fused[lead:] = sorted(fused[lead:], key=lambda r: (-r.score, r.game, r.clause))
     if lead and len(fused) > 1:
@@ -811,12 +826,17 @@ def _names_of_people(query: str, known: set[str]) -> frozenset[str]:
 
 
 def correct(
-    g: dict[str, Any], tokens: list[str], others: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()
+    g: dict[str, Any],
+    tokens: list[str],
+    others: frozenset[str] = frozenset(),
+    people: frozenset[str] = frozenset(),
+    spelled: dict[str, str] | None = None,
 ) -> list[str]:
     """Tokens mapped onto the game's vocabulary: joined, split or typo-corrected where needed.
 
     ``others`` are words another game knows: real words, so never "corrected". ``people``
-    are names: dropped unless they correct to a word of the game.
+    are names: dropped unless they correct to a word of the game. ``spelled``, when given,
+    gets each word corrected to one other word ("deth" -> "death"), for the frame.
     """
     vocab: dict[str, int] = g["vocab"]
     out: list[str] = []
@@ -835,6 +855,8 @@ def correct(
         else:
             fixed = _split(vocab, t) or [_nearest(vocab, t)]
             out += [] if fixed == [t] and t in people else fixed
+            if spelled is not None and t not in people and len(fixed) == 1 and fixed[0] != t:
+                spelled[t] = fixed[0]
         i += 1
     return out
 

@@ -25,6 +25,17 @@ FRAMES = [
     ("Bellatrix stops where Harry is.", {"mover": "dark-arts", "target": "house"}),
     ("Greyback finished his move on Cedric's square.", {"mover": "dark-arts", "target": "house"}),
     ("Bellatrix ends her move right where Ron is standing", {"mover": "dark-arts", "target": "house"}),
+    # 'his' in "his movement" is the mover's own, not a party of the move
+    (
+        "i play the dark side. my death eater finish his movement in the space of harry",
+        {"mover": "dark-arts", "target": "house"},
+    ),
+    ("ron ran into bellatrix and stopped there.", {"mover": "house", "target": "dark-arts"}),
+    # a name the glossary does not know, owning a pawn, is the speaker's opponent
+    (
+        "ok so I'm dark arts, I moved onto Jake's pawn and stopped there. what now",
+        {"mover": "dark-arts", "target": "house"},
+    ),
     ("Neville and Luna share a square and my Death Eater finishes there.", {"mover": "dark-arts"}),
     ("As the Dark Arts player, can I discard cards when I Replenish?", {"side": "dark-arts"}),
     ("Can house players throw away cards before drawing when they Replenish?", {"side": "house"}),
@@ -311,3 +322,14 @@ def test_a_term_takes_the_role_of_its_head_noun_only() -> None:
     by_game = {g["id"]: g["roles_of"] for g in lookup.load_index()["games"]}
     assert by_game["pacg"]["=local character"] == {"person": "character"}
     assert "=dark arts marker" not in by_game[HVDA] and "=house points" not in by_game[HVDA]
+
+
+def test_the_frame_reads_a_misspelt_party_as_lookup_corrected_it() -> None:
+    g = _game(HVDA)
+    question = "what hapens when my pawn lands on a deth eater"
+    args = (g["phrases"], g["longest"], g["roles_of"])
+    plain = frames.read(question, *args, speaker=g["speaker"], sides=g["sides"])  # type: ignore[arg-type]
+    spelled = frames.read(question, *args, speaker=g["speaker"], sides=g["sides"], spelled={"deth": "death"})  # type: ignore[arg-type]
+    assert plain.get("target") != "dark-arts"
+    assert (spelled["mover"], spelled["target"]) == ("house", "dark-arts")
+    assert lookup.ask(question).hits[0].clause.id in ("encounter.stun", "encounter.no-duel")

@@ -230,3 +230,26 @@ def test_the_model_only_ever_withholds_a_refusal() -> None:
     withheld = sum(answered and not before for answered, before in zip(with_model, without, strict=True))
     assert withheld <= len(questions) // 50, "the model decides few refusals, not the ranking's job"
     assert any(with_model) and not all(with_model)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("card text versus rulebook", "golden.precedence"),  # the refusal model doubted it
+        ("what can dark arts pick to do each turn", "action.dark-arts-choice"),  # a left-out topic led
+    ],
+)
+def test_a_model_sure_of_a_clause_answers_what_the_ranking_alone_refuses(question: str, expected: str) -> None:
+    index = lookup.load_index()
+    model = index["learned"]
+    try:
+        index["learned"] = None
+        alone = lookup.ask(question)
+    finally:
+        index["learned"] = model
+    assert not alone.hits
+    assert lookup.ask(question).hits[0].clause.id == expected
+
+
+def test_a_question_asking_advice_is_refused_however_sure_the_model_is() -> None:
+    assert not lookup.ask("Should I explore or replenish this turn, what's the smarter play?").hits

@@ -534,3 +534,9 @@ def test_the_sentence_read_aloud_states_the_rule_and_never_says_no(question: str
     a = lookup.ask(question)
     sentence = render.short_sentence(a.hits[0])
     assert sentence.startswith(said) and not sentence.startswith("No")
+
+
+def test_chat_spellings_with_a_slash_are_words() -> None:
+    assert lookup.index.words("a passage w/o a card, b/c w/ocean") == [
+        "a", "passage", "without", "a", "card", "because", "with", "ocean",
+    ]  # fmt: skip
