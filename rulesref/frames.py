@@ -128,7 +128,15 @@ def mentions(
     words: Sequence[str], phrases: Mapping[str, Sequence[str]], longest: int, roles_of: Mapping[str, Roles]
 ) -> list[Mention]:
     """Glossary phrases that carry a role, with their positions (the longest phrase wins)."""
-    kept = [i for i, w in enumerate(words) if w not in ARTICLES]
+    # "stops its move on", "ended her turn on": the mover's own move is filler between the
+    # verb and where it ended, as an article is, so "stops on" is found
+    filler = {
+        j
+        for i in range(len(words) - 2)
+        if words[i] in MOVE_OWNERS and words[i + 1] in OWN_MOVE and words[i + 2] in ENDED_AT
+        for j in (i, i + 1)
+    }
+    kept = [i for i, w in enumerate(words) if w not in ARTICLES and i not in filler]
     stems = [stem(words[i]) for i in kept]
     out: list[Mention] = []
     j = 0
@@ -262,7 +270,7 @@ def read(
     cards = {m.value for m in found if m.key == "card"}
     if len(cards) == 1:
         frame["card"] = next(iter(cards))
-    if SEVERAL & set(words) or _numbered(words) or _more_than_one(words) or _two_named(words, side_at, ends):
+    if _several(words) or _numbered(words) or _more_than_one(words) or _two_named(words, side_at, ends):
         frame["count"] = "several"
     if _already_stunned(words, set(side_at) | {i for i, w in enumerate(words) if w in PAWN_NOUNS}):
         frame["target-state"] = "stunned"
@@ -284,6 +292,8 @@ def read(
 
 BY_MOVING = frozenset({"by", "from", "after"})
 OWN_MOVE = frozenset({"move", "moves", "movement", "walk", "turn", "go", "run"})
+MOVE_OWNERS = frozenset({"its", "his", "her", "their", "my", "your", "our"})
+ENDED_AT = frozenset({"on", "onto", "upon", "at", "in"})
 
 
 def _by_moving(words: Sequence[str], at: int, end: int) -> bool:
@@ -503,6 +513,12 @@ def _compared(words: Sequence[str]) -> frozenset[int]:
         if w in LIKE or (w == "same" and i + 1 < len(words) and words[i + 1] == "as"):
             out.update(range(i + 1, min(i + 8, len(words))))
     return frozenset(out)
+
+
+def _several(words: Sequence[str]) -> bool:
+    """ "several death eaters", "a chain of checks", but not "played several cards": cards
+    are counted in every hand, as with a number (_numbered)."""
+    return any(w in SEVERAL and not CARD_NOUNS & set(words[i + 1 : i + 3]) for i, w in enumerate(words))
 
 
 def _numbered(words: Sequence[str]) -> bool:

@@ -31,6 +31,8 @@ FRAMES = [
         {"mover": "dark-arts", "target": "house"},
     ),
     ("ron ran into bellatrix and stopped there.", {"mover": "house", "target": "dark-arts"}),
+    # the mover's own move between the verb and where it ended is filler
+    ("a death eater stops its move on harry's square. what happens", {"mover": "dark-arts", "target": "house"}),
     # a name the glossary does not know, owning a pawn, is the speaker's opponent
     (
         "ok so I'm dark arts, I moved onto Jake's pawn and stopped there. what now",
@@ -333,3 +335,13 @@ def test_the_frame_reads_a_misspelt_party_as_lookup_corrected_it() -> None:
     assert plain.get("target") != "dark-arts"
     assert (spelled["mover"], spelled["target"]) == ("house", "dark-arts")
     assert lookup.ask(question).hits[0].clause.id in ("encounter.stun", "encounter.no-duel")
+
+
+def test_several_cards_played_is_not_a_count_of_pawns() -> None:
+    assert "count" not in _frame("The Dark Arts player laid down several cards this turn, where do they go?")
+    assert _frame("my pawn ends on a square with several death eaters")["count"] == "several"
+
+
+def test_a_move_through_a_pawn_is_not_a_move_onto_it() -> None:
+    question = "my death eater cuts across hermione's space mid move and keeps going. bump or no bump?"
+    assert lookup.ask(question).hits[0].clause.id == "open.pass-through"

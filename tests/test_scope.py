@@ -21,6 +21,7 @@ from rulesref.games import all_games
         "what is the best strategy for the dark arts",
         "how do you castle in chess",
         "what does page 30 of the houses vs dark arts rulebook say",
+        "In Cluedo, may I use a secret passage and make a suggestion on that same turn?",  # another game named
     ],
 )
 def test_a_question_about_what_the_packs_leave_out_is_refused(question: str, cli) -> None:
