@@ -701,6 +701,10 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
         if words[who] in OTHERS:
             if encountering is not None and encountering > who and who == i + 1 and w not in ("is", "does"):
                 return "other"  # "can he evade the monster Ezren is encountering": he is not Ezren
+            if encountering is not None and any(
+                encountering < p < who and words[p] != words[encountering] for p in people
+            ):
+                return "other"  # "Kyra failed. Harsk is at her location, can he have a go": he is Harsk
             continue
         if encountering is not None:
             same = words[who] == words[encountering] or (speaks(who) and speaks(encountering))

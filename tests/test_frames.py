@@ -345,3 +345,9 @@ def test_several_cards_played_is_not_a_count_of_pawns() -> None:
 def test_a_move_through_a_pawn_is_not_a_move_onto_it() -> None:
     question = "my death eater cuts across hermione's space mid move and keeps going. bump or no bump?"
     assert lookup.ask(question).hits[0].clause.id == "open.pass-through"
+
+
+def test_a_pronoun_after_another_named_character_is_that_character() -> None:
+    # Kyra failed (so she encountered); "he" comes after Harsk is named: he is Harsk
+    frame = _frame("kyra failed to beat the ogre. harsk is at her location, can he have a go at it", "pacg")
+    assert frame["actor"] == "other"
