@@ -442,6 +442,8 @@ _GAME_FIELDS: dict[str, type] = {
     "clauses": tuple,
     "open": bytes,
     "surface": dict,
+    "cues": dict,
+    "naming": dict,
 }
 
 

@@ -86,6 +86,10 @@ class Topic:
     cues: tuple[str, ...] = ()
     """Words that mark a question as this kind wherever they stand ("the best", "worth"): a
     strategy question shares its other words with the rules it asks advice about."""
+    names: tuple[str, ...] = ()
+    """Names of something else altogether (another game: "chess", "Cluedo"): a question that
+    uses one is about that, and is refused as this topic however near a rule its other
+    words are ("in chess can a pawn ever move backwards")."""
 
 
 @dataclass(frozen=True)
@@ -403,15 +407,16 @@ def _read_glossary(doc: Loaded) -> tuple[Term, ...]:
 
 
 def _read_scope(doc: Loaded) -> tuple[str, tuple[Topic, ...]]:
-    """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...], cues: [...]}, ...]}``."""
+    """``scope: {covers: TEXT, leaves-out: [{topic: TEXT, asks: [...], cues: [...], names: [...]}, ...]}``."""
     f = Fields(doc, ("scope",), {"covers": True, "leaves-out": False}, cls=CorpusError)
     raw = f.value.get("leaves-out") or []
     if not isinstance(raw, list):
         raise f.fail("leaves-out", "expected a list of {topic, asks}")
     topics = []
     for i in range(len(raw)):
-        t = Fields(doc, ("scope", "leaves-out", i), {"topic": True, "asks": False, "cues": False}, cls=CorpusError)
-        topics.append(Topic(t.text("topic"), t.words("asks"), t.words("cues")))
+        keys = {"topic": True, "asks": False, "cues": False, "names": False}
+        t = Fields(doc, ("scope", "leaves-out", i), keys, cls=CorpusError)
+        topics.append(Topic(t.text("topic"), t.words("asks"), t.words("cues"), t.words("names")))
     return f.text("covers"), tuple(topics)
 
 

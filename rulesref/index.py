@@ -532,6 +532,7 @@ def scope_record(game: Game, n: int, topic: Any) -> dict[str, Any]:
         "tags": [],
         "asks": list(topic.asks),
         "cues": [" ".join(words(c)) for c in topic.cues],
+        "names": [" ".join(words(c)) for c in topic.names],
         "see": [],
         "misreadings": [],
         "page_note": None,
@@ -681,6 +682,7 @@ def _build(
         "open": ints(i for i, r in enumerate(records) if r["kind"] == "open"),
         "scope": ints(i for i, r in enumerate(records) if r["kind"] == SCOPE),
         "cues": {i: tuple(r["cues"]) for i, r in enumerate(records) if r.get("cues")},
+        "naming": {i: tuple(r["names"]) for i, r in enumerate(records) if r.get("names")},
         "covers": game.covers,
         # who acts (frames.py): each glossary concept's part in a frame, each clause's roles
         "roles_of": _roles_of(game),

@@ -324,6 +324,9 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     numbers = [every.index(g) for g in games]
     # the model knows how players put a rule, not whether they ask it as advice: a cued
     # question ("is it worth ...") is refused whatever the model says
+    named = _named_topic(games, query)
+    if named is not None:  # "in chess, can a pawn move backwards": about chess, not these rules
+        return Answer(query, chosen, (), f"these rules don't cover that ({named})", (), _covers(games))
     cued = any(r.cued for r in ranked)
     sure = 0.0 if cued else _model_sure(query, clauses, model, numbers)
     if ranked and ranked[0].left_out and sure < SURE_OVER_TOPIC:
@@ -521,6 +524,16 @@ def _phrases(query: str) -> list[str]:
 def _cued(g: dict[str, Any], phrases: list[str]) -> frozenset[int]:
     """The left-out topics one of whose cues the question uses ("the best", "should we")."""
     return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in p for c in cues for p in phrases))
+
+
+def _named_topic(games: list[dict[str, Any]], query: str) -> str | None:
+    """The left-out topic whose ``names`` (another game's) the question uses, if any."""
+    phrases = _phrases(query)
+    for g in games:
+        for ci, names in g["naming"].items():
+            if any(f" {n} " in p for n in names for p in phrases):
+                return _topic(g, ci)
+    return None
 
 
 def _outside_share(g: dict[str, Any], analysed: list[tuple[str, float]], left_out: set[int]) -> float:

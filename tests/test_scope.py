@@ -22,6 +22,7 @@ from rulesref.games import all_games
         "how do you castle in chess",
         "what does page 30 of the houses vs dark arts rulebook say",
         "In Cluedo, may I use a secret passage and make a suggestion on that same turn?",  # another game named
+        "in chess can a pawn ever move backwards?",  # however near a rule (open.marker-back) the rest is
     ],
 )
 def test_a_question_about_what_the_packs_leave_out_is_refused(question: str, cli) -> None:
