@@ -264,6 +264,8 @@ def read(
         frame["side"] = bound["speaker"]
     elif "mover" not in frame and (asking := _asking(words, side_at)) is not None:
         frame["side"] = side_at[asking]  # "the death eater walked over the obstacle. Can Harry cross it the same way?"
+    elif "mover" not in frame and (mine := _possessed_side(words, side_at)) is not None and _speaker_asks(words):
+        frame["side"] = mine  # "my dementor is going for Hermione ... do I need a card to get it over?"
     told = set(side_at.values()) | {v for k, v in bound.items() if k != "acting"} | set(frame.values()) & set(sides)
     if told:
         frame["sides"] = ",".join(sorted(told))
@@ -548,6 +550,12 @@ def _asking(words: Sequence[str], parties: Mapping[int, str]) -> int | None:
         return None
     # the subject stands right after the modal, or after its article ("can the DA ...")
     return next((p for p in parties if modal < p <= modal + 2), None)
+
+
+def _speaker_asks(words: Sequence[str]) -> bool:
+    """Whether the question's last modal asks of the speaker: "... do I need a card?"."""
+    modal = next((i for i in range(len(words) - 1, -1, -1) if words[i] in MODALS), None)
+    return modal is not None and modal + 1 < len(words) and words[modal + 1] in ("i", "we")
 
 
 def _two_named(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[int, int]) -> bool:

@@ -42,6 +42,8 @@ FRAMES = [
     ("As the Dark Arts player, can I discard cards when I Replenish?", {"side": "dark-arts"}),
     ("Can house players throw away cards before drawing when they Replenish?", {"side": "house"}),
     ("Can my death eaters cross obstacles without playing a card?", {"side": "dark-arts"}),
+    # two sides named, but the speaker owns one and asks of themself
+    ("my dementor is going for hermione past an obstacle. do i need a card to get it over?", {"side": "dark-arts"}),
     ("A Hufflepuff pawn landed on a space with two death eaters.", {"count": "several"}),
     ("My pawn ends on a square holding more than one Dark Arts pawn.", {"count": "several"}),
     # two of one side named side by side are several; two of two sides are one meeting's pair
