@@ -129,8 +129,8 @@ clause among the first results this much. Chosen on held-out 65-72 (in scope ref
 to 0.43%); on the 1,920 out-of-scope questions of every set it answers 4 more (4.27% to 4.48%)."""
 SURE_OVER_TOPIC = 0.9
 """The same for a left-out topic in the lead, or a best clause too weak to answer: the model
-has no class for a left-out topic, so only near certainty outweighs one. Of the out-of-scope
-questions of every set refused so, 1 in 1,800 had the model this sure (held-out 73-76)."""
+has no class for a left-out topic, so only near certainty outweighs one. Chosen on held-out
+73-76; on the 1,920 out-of-scope questions of the sets before them it answers 1 more."""
 LEARNED = 0.6
 """How much the phrasing model's probability (0..1, learned.py) weighs beside a clause's
 share of the best score when the first results are re-ordered (_phrasing_model): 0.6 once
