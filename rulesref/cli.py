@@ -732,8 +732,9 @@ def _narrowed(args: list[str]) -> typer.Typer:
     """``app`` with only the command the arguments name, when they start with one.
 
     Typer builds every command's options on each run; a table-side `rulesref ask` should
-    not wait for the other sixteen. Anything else (a leading option, a group, an unknown
-    name, shell completion) gets the whole app, so help and errors list every command."""
+    not wait for the other commands and groups. Anything else (a leading option, a group,
+    an unknown name, shell completion) gets the whole app, so help and errors list every
+    command."""
     if not args or any(name.startswith("_RULESREF_COMPLETE") for name in os.environ):
         return app
     for info in app.registered_commands:  # bounded by the commands defined
