@@ -137,12 +137,12 @@ share of the best score when the first results are re-ordered (_phrasing_model):
 the model learned from the bench sets too, chosen on held-out 36-41 with the model trained
 on the sets before them (bench/README.md)."""
 LEARNED_DEPTH = 10
+"""How many of the first results the phrasing model re-orders."""
 CONTRADICTED_LIFT = 0.5
 """The share of the phrasing model's lift a clause gets when the question's frame contradicts
 its roles: the model reads words, not who moved onto whom, and "my pawn lands on a death
 eater" is worded as both directions are. Half, on held-out 73-76 (+3 of 700); none lost 12
 questions in an earlier round (bench/README.md)."""
-"""How many of the first results the phrasing model re-orders."""
 SUGGESTIONS = 3
 NEAR = 0.1
 """A refused question is offered the nearest clauses only when their own score reaches this."""
@@ -318,17 +318,18 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     tokens = index.words(query)[:MAX_WORDS]
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))
+    named = _named_topic(games, _phrases(query))
+    if named is not None:  # "in chess, can a pawn move backwards": about chess, not these rules
+        return Answer(query, chosen, (), f"these rules don't cover that ({named})", (), _covers(games))
     ranked = _same_words_first(_rank(query, tokens, games, every))
     clauses = [r for r in ranked if not r.left_out]
     model = built.get("learned")
     numbers = [every.index(g) for g in games]
+    p = learned.probabilities(model, query) if model is not None else None
     # the model knows how players put a rule, not whether they ask it as advice: a cued
     # question ("is it worth ...") is refused whatever the model says
-    named = _named_topic(games, query)
-    if named is not None:  # "in chess, can a pawn move backwards": about chess, not these rules
-        return Answer(query, chosen, (), f"these rules don't cover that ({named})", (), _covers(games))
     cued = any(r.cued for r in ranked)
-    sure = 0.0 if cued else _model_sure(query, clauses, model, numbers)
+    sure = 0.0 if cued or model is None or p is None else _model_sure(p, clauses, model, numbers)
     if ranked and ranked[0].left_out and sure < SURE_OVER_TOPIC:
         return _refusal(query, chosen, games, ranked)
     if clauses and answers(clauses[0]):
@@ -338,8 +339,8 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     ranked = clauses
     if not ranked or (not answers(ranked[0]) and sure < SURE_OVER_TOPIC):
         return Answer(query, chosen, (), "no clause matches this question well", _near_topics(games, clauses))
-    if model is not None:
-        ranked = _phrasing_model(query, ranked, model, numbers)
+    if model is not None and p is not None:
+        ranked = _phrasing_model(p, ranked, model, numbers)
     # the rest of the answer comes from the answer's game, unless the question fits both
     first = ranked[0]
     ranked = [r for r in ranked if r.game == first.game or r.score >= BOTH_GAMES * first.score][:top]
@@ -349,13 +350,10 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     return Answer(query, chosen, tuple(_hit(games[r.game], r, claims, query) for r in ranked))
 
 
-def _model_sure(query: str, clauses: list[_Scored], model: dict[str, Any] | None, numbers: list[int]) -> float:
-    """The phrasing model's highest probability for one of the first clauses (0 without a
-    model): a question the ranking doubts for its few or unusual words ("card text versus
-    rulebook") may still be put the way players put that clause."""
-    if model is None or not clauses:
-        return 0.0
-    p = learned.probabilities(model, query)
+def _model_sure(p: list[float], clauses: list[_Scored], model: dict[str, Any], numbers: list[int]) -> float:
+    """The phrasing model's highest probability ``p`` (learned.probabilities) for one of the
+    first clauses: a question the ranking doubts for its few or unusual words ("card text
+    versus rulebook") may still be put the way players put that clause."""
     of = [learned.classes_of(model, n) for n in numbers]
     return max((p[c] for r in clauses[:LEARNED_DEPTH] if (c := of[r.game][r.clause]) >= 0), default=0.0)
 
@@ -449,12 +447,12 @@ def _rank(query: str, tokens: list[str], games: list[dict[str, Any]], every: lis
     return sorted(ranked, key=lambda r: (-r.score, r.game, r.clause))
 
 
-def _phrasing_model(query: str, ranked: list[_Scored], model: dict[str, Any], numbers: list[int]) -> list[_Scored]:
-    """The first LEARNED_DEPTH clauses re-ordered with the phrasing model's probability
-    (learned.py) added to their share of the best score, LEARNED times over. Whether there
-    is an answer at all was decided before (the model's only say there is _model_sure)."""
+def _phrasing_model(p: list[float], ranked: list[_Scored], model: dict[str, Any], numbers: list[int]) -> list[_Scored]:
+    """The first LEARNED_DEPTH clauses re-ordered with the phrasing model's probability ``p``
+    (learned.probabilities) added to their share of the best score, LEARNED times over.
+    Whether there is an answer at all was decided before (the model's only say there is
+    _model_sure)."""
     head, rest = ranked[:LEARNED_DEPTH], ranked[LEARNED_DEPTH:]
-    p = learned.probabilities(model, query)
     best = head[0].score or 1.0
     fused = []
     for r in head:
@@ -523,17 +521,18 @@ def _phrases(query: str) -> list[str]:
 
 def _cued(g: dict[str, Any], phrases: list[str]) -> frozenset[int]:
     """The left-out topics one of whose cues the question uses ("the best", "should we")."""
-    return frozenset(ci for ci, cues in g["cues"].items() if any(f" {c} " in p for c in cues for p in phrases))
+    return _topics_using(g["cues"], phrases)
 
 
-def _named_topic(games: list[dict[str, Any]], query: str) -> str | None:
+def _named_topic(games: list[dict[str, Any]], phrases: list[str]) -> str | None:
     """The left-out topic whose ``names`` (another game's) the question uses, if any."""
-    phrases = _phrases(query)
-    for g in games:
-        for ci, names in g["naming"].items():
-            if any(f" {n} " in p for n in names for p in phrases):
-                return _topic(g, ci)
-    return None
+    return next((_topic(g, ci) for g in games for ci in sorted(_topics_using(g["naming"], phrases))), None)
+
+
+def _topics_using(table: dict[int, tuple[str, ...]], phrases: list[str]) -> frozenset[int]:
+    """The topics of ``table`` (topic -> its cues or names) one of whose phrases the question
+    uses, within one stretch between punctuation marks (_phrases)."""
+    return frozenset(ci for ci, said in table.items() if any(f" {c} " in p for c in said for p in phrases))
 
 
 def _outside_share(g: dict[str, Any], analysed: list[tuple[str, float]], left_out: set[int]) -> float:
