@@ -39,7 +39,7 @@ question silent on them against the clause, where silence on who moved says noth
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from rulesref.index import ARTICLES, stem
@@ -545,7 +545,7 @@ def _asking(words: Sequence[str], parties: Mapping[int, str]) -> int | None:
     """The party a question's last modal asks about, as its subject: "... Can Harry cross it
     the same way?" asks of Harry, whoever else the scene before it names. Only a party the
     glossary names: a pronoun's side is a guess ("can he still go over?" of a player's son)."""
-    modal = next((i for i in range(len(words) - 1, -1, -1) if words[i] in ("can", "may", "could")), None)
+    modal = _last(words, ("can", "may", "could"))
     if modal is None:
         return None
     # the subject stands right after the modal, or after its article ("can the DA ...")
@@ -554,8 +554,13 @@ def _asking(words: Sequence[str], parties: Mapping[int, str]) -> int | None:
 
 def _speaker_asks(words: Sequence[str]) -> bool:
     """Whether the question's last modal asks of the speaker: "... do I need a card?"."""
-    modal = next((i for i in range(len(words) - 1, -1, -1) if words[i] in MODALS), None)
+    modal = _last(words, MODALS)
     return modal is not None and modal + 1 < len(words) and words[modal + 1] in ("i", "we")
+
+
+def _last(words: Sequence[str], wanted: Collection[str]) -> int | None:
+    """The position of the last of ``words`` that is one of ``wanted``."""
+    return next((i for i in range(len(words) - 1, -1, -1) if words[i] in wanted), None)
 
 
 def _two_named(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[int, int]) -> bool:
