@@ -738,14 +738,19 @@ def _narrowed(args: list[str]) -> typer.Typer:
     if not args or any(name.startswith("_RULESREF_COMPLETE") for name in os.environ):
         return app
     for info in app.registered_commands:  # bounded by the commands defined
-        callback = info.callback
-        name = info.name or (typer.main.get_command_name(callback.__name__) if callback else None)
-        if name == args[0]:
+        if command_name(info) == args[0]:
             narrow = copy.copy(app)
             narrow.registered_commands = [info]
             narrow.registered_groups = []
             return narrow
     return app
+
+
+def command_name(info: Any) -> str | None:
+    """The name a registered command is typed by, as typer gives it (``info.name``, or
+    the function's name with dashes)."""
+    callback = info.callback
+    return info.name or (typer.main.get_command_name(callback.__name__) if callback else None)
 
 
 class StreamFailed(Exception):

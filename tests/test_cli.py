@@ -200,12 +200,10 @@ def test_help_shows_the_web_extra_and_no_internal_names() -> None:
         assert "<_" not in runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
 
 
-def _command_names() -> list[str]:
-    import typer.main
+def _command_names() -> list[str | None]:
+    from rulesref.cli import app, command_name
 
-    from rulesref.cli import app
-
-    return [c.name or typer.main.get_command_name(c.callback.__name__) for c in app.registered_commands]
+    return [command_name(c) for c in app.registered_commands]
 
 
 @pytest.mark.parametrize("name", _command_names())
