@@ -464,7 +464,7 @@ def _phrasing_model(p: list[float], ranked: list[_Scored], model: dict[str, Any]
     # it (another clause whose line is closer still, which the model prefers and the frame
     # fits as well)
     lead = head[0].line >= SAME_WORDS and not any(
-        r.line > head[0].line and f.score > fused[0].score and r.fit >= head[0].fit
+        r.line >= head[0].line and f.score > fused[0].score and r.fit >= head[0].fit
         for r, f in zip(head[1:], fused[1:], strict=True)
     )
     fused[lead:] = sorted(fused[lead:], key=lambda r: (-r.score, r.game, r.clause))
