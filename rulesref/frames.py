@@ -65,7 +65,9 @@ OTHERS = {
     "theyre": "they",
 }
 """Pronouns of another player, by the person they point at."""
-COPULA = frozenset({"am", "is", "are", "was", "play", "plays", "playing", "played", "control", "controls", "as"})
+COPULA = frozenset(
+    {"am", "is", "are", "was", "play", "plays", "playing", "played", "control", "controls", "run", "runs", "as"}
+)
 PAWN_NOUNS = frozenset(
     {"pawn", "pawns", "piece", "pieces", "guy", "guys", "figure", "figures", "token", "mini", "minis", "meeple"}
     | {"square", "squares", "space", "spaces", "spot", "tile", "cell", "one", "own"}
@@ -609,6 +611,12 @@ def _owns(words: Sequence[str], i: int) -> bool:
     return (w in SPEAKER or w in OTHERS) and i + 1 < len(words) and words[i + 1] in PAWN_NOUNS
 
 
+BEFORE_SIDE = frozenset(
+    {"the", "a", "an", "playing", "running", "controlling", "taking", "as", "am", "on", "of", "player"}
+)
+"""What may stand between "I'm" and the side it names: "I'm running Dark Arts", "I'm on the DA"."""
+
+
 def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[int, int]) -> dict[str, str]:
     """Who plays which side, as the question says: "I'm the DA", "he plays Gryffindor"."""
     out: dict[str, str] = {}
@@ -628,7 +636,7 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[in
             if j in side_at:
                 out[person] = side_at[j]
                 break
-            if words[j] not in ("the", "a", "an", "playing", "as", "am", "on", "of", "player"):
+            if words[j] not in BEFORE_SIDE:
                 break
     for start, side in side_at.items():  # "Dark Arts here: my pawn ...", "DA player here."
         end = ends.get(start, start + 1)

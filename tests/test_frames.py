@@ -18,6 +18,9 @@ FRAMES = [
     ("can hermione bump a death eater by landing on it", {"mover": "house", "target": "dark-arts"}),
     ("I'm the Dark Arts player and my pawn ends its move on a house pawn.", {"mover": "dark-arts", "target": "house"}),
     ("his guy ended up on mine. I'm the DA, he's Gryffindor.", {"mover": "house", "target": "dark-arts"}),
+    # what a player says they are "running" or "on" is their side, so "my pawn" is its pawn
+    ("I'm running Dark Arts. Hermione walks onto my pawn and halts there.", {"mover": "house", "target": "dark-arts"}),
+    ("I run the dark arts. My pawn walks onto Hermione.", {"mover": "dark-arts", "target": "house"}),
     ("his guy ended up on mine. I'm Gryffindor, he's the Dark Arts.", {"mover": "dark-arts", "target": "house"}),
     ("A Dark Arts pawn was landed on by a Ravenclaw pawn.", {"mover": "house", "target": "dark-arts"}),
     ("My death eater got landed on by Luna.", {"mover": "house", "target": "dark-arts"}),
