@@ -60,7 +60,14 @@ CHAT = {
     "n": "and",
     "aint": "not",
     "oppo": "opponent",
-}
+    # Scots and dialect spellings players type as they speak ("whit dae ye dae noo")
+    "ye": "you", "yer": "your", "yere": "youre", "yous": "you", "youse": "you", "ma": "my", "whit": "what",
+    "dae": "do", "tae": "to", "intae": "into", "wi": "with", "frae": "from", "aboot": "about",
+    "noo": "now", "wis": "was", "nae": "no", "cannae": "cannot", "didnae": "didnt",
+    "doesnae": "doesnt", "isnae": "isnt", "wouldnae": "wouldnt", "afore": "before",
+    "atween": "between", "doon": "down", "ower": "over", "oot": "out", "roon": "round",
+    "anither": "another", "ken": "know",
+}  # fmt: skip
 
 # Chat spellings with a slash, which the word pattern would cut in two ("w/o": "w", "o").
 SLASHED = {"w/o": "without", "b/c": "because", "w/e": "whatever"}

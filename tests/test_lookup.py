@@ -540,3 +540,9 @@ def test_chat_spellings_with_a_slash_are_words() -> None:
     assert lookup.index.words("a passage w/o a card, b/c w/ocean") == [
         "a", "passage", "without", "a", "card", "because", "with", "ocean",
     ]  # fmt: skip
+
+
+def test_dialect_spellings_are_the_words_they_stand_for() -> None:
+    assert lookup.index.words("Whit dae ye dae noo, wi ma pawn ower the wall?") == [
+        "what", "do", "you", "do", "now", "with", "my", "pawn", "over", "the", "wall",
+    ]  # fmt: skip
