@@ -463,9 +463,13 @@ def _phrasing_model(p: list[float], ranked: list[_Scored], model: dict[str, Any]
     # evidence than a model of all the clause's lines, unless all the evidence is against
     # it (another clause whose line is closer still, which the model prefers and the frame
     # fits as well)
-    lead = head[0].line >= SAME_WORDS and not any(
-        r.line >= head[0].line and f.score > fused[0].score and r.fit >= head[0].fit
-        for r, f in zip(head[1:], fused[1:], strict=True)
+    lead = (
+        head[0].line >= SAME_WORDS
+        and not head[0].contradicted
+        and not any(
+            r.line >= head[0].line and f.score > fused[0].score and r.fit >= head[0].fit
+            for r, f in zip(head[1:], fused[1:], strict=True)
+        )
     )
     fused[lead:] = sorted(fused[lead:], key=lambda r: (-r.score, r.game, r.clause))
     if lead and len(fused) > 1:

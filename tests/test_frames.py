@@ -356,3 +356,10 @@ def test_a_pronoun_after_another_named_character_is_that_character() -> None:
     # Kyra failed (so she encountered); "he" comes after Harsk is named: he is Harsk
     frame = _frame("kyra failed to beat the ogre. harsk is at her location, can he have a go at it", "pacg")
     assert frame["actor"] == "other"
+
+
+def test_a_leader_the_frame_contradicts_keeps_no_lead_over_the_model() -> None:
+    # the House Explore's line is close to the words, but the question names the Dark Arts:
+    # a near line protects a leader only when the frame does not speak against it
+    question = "When DA explores, what does it actually do with the card it lays down?"
+    assert lookup.ask(question).hits[0].clause.id == "action.dark-arts-explore"
