@@ -176,6 +176,7 @@ def read(
     words, possessive = tokens_of(query)
     if spelled:
         words = [spelled.get(w, w) for w in words]
+    words = _our_as_mine(words)
     found = mentions(words, phrases, longest, roles_of)
     # "my pawn" is in the glossary as a House pawn, which is only the usual case: here a
     # possessive stands for its owner, whose side the question may give otherwise
@@ -601,6 +602,15 @@ def _already_stunned(words: Sequence[str], parties: set[int]) -> bool:
         if i > 1 and words[i - 1] in ("is", "lies", "sits") and i - 2 in parties and "onto" in words[i:]:
             return True  # "Hermione is stunned on her space. A death eater moves onto her."
     return False
+
+
+def _our_as_mine(words: list[str]) -> list[str]:
+    """ "one of our guys", "ours": the speaker's side's pawns, as "my guys" and "mine" are
+    (a team speaking together); "our house marker" or "can we" names no pawn, and stays."""
+    return [
+        "mine" if w == "ours" else "my" if w == "our" and i + 1 < len(words) and words[i + 1] in PAWN_NOUNS else w
+        for i, w in enumerate(words)
+    ]
 
 
 def _owns(words: Sequence[str], i: int) -> bool:

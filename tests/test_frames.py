@@ -21,6 +21,8 @@ FRAMES = [
     # what a player says they are "running" or "on" is their side, so "my pawn" is its pawn
     ("I'm running Dark Arts. Hermione walks onto my pawn and halts there.", {"mover": "house", "target": "dark-arts"}),
     ("I run the dark arts. My pawn walks onto Hermione.", {"mover": "dark-arts", "target": "house"}),
+    # a team's "our guys" are the speaker's side's pawns, as "my guys" are
+    ("if DA lands on one of our guys do they take our house marker", {"mover": "dark-arts", "target": "house"}),
     ("his guy ended up on mine. I'm Gryffindor, he's the Dark Arts.", {"mover": "dark-arts", "target": "house"}),
     ("A Dark Arts pawn was landed on by a Ravenclaw pawn.", {"mover": "house", "target": "dark-arts"}),
     ("My death eater got landed on by Luna.", {"mover": "house", "target": "dark-arts"}),
