@@ -318,10 +318,12 @@ def ask(query: str, *, game: str | None = None, top: int = 5) -> Answer:
     tokens = index.words(query)[:MAX_WORDS]
     if not any(t not in index.STOP for t in tokens):
         return Answer(query, chosen, (), _no_words(query))
-    named = _named_topic(games, _phrases(query))
+    named, compared, names = _other_game(games, _phrases(query))
     if named is not None:  # "in chess, can a pawn move backwards": about chess, not these rules
         return Answer(query, chosen, (), f"these rules don't cover that ({named})", (), _covers(games))
-    ranked = _same_words_first(_rank(query, tokens, games, every))
+    tokens = [t for t in tokens if t not in names]  # "... like a capture in chess": asked of these rules
+    ranked = [r for r in _rank(query, tokens, games, every) if (r.game, r.clause) not in compared]
+    ranked = _same_words_first(ranked)
     clauses = [r for r in ranked if not r.left_out]
     model = built.get("learned")
     numbers = [every.index(g) for g in games]
@@ -528,9 +530,36 @@ def _cued(g: dict[str, Any], phrases: list[str]) -> frozenset[int]:
     return _topics_using(g["cues"], phrases)
 
 
-def _named_topic(games: list[dict[str, Any]], phrases: list[str]) -> str | None:
-    """The left-out topic whose ``names`` (another game's) the question uses, if any."""
-    return next((_topic(g, ci) for g in games for ci in sorted(_topics_using(g["naming"], phrases))), None)
+COMPARING = re.compile(r" (?:like|unlike|as in) (?:\w+ ){0,4}$")
+"""Words before another game's name that compare a rule with it: "does it stay on the square
+like a capturing piece in chess" asks these rules, only in chess's terms."""
+WHOLE_GAME = re.compile(
+    r"^ (?:is|does|do) (?:this|it)(?: \w+)? $"
+    r"|\b(?:this|the) game\b|\bthis plays?\b|\b(?:pathfinder|pacg|houses vs dark arts)\b"
+)
+"""A comparison of the whole game ("is this like Hogwarts Battle") is about the other game."""
+
+
+def _other_game(
+    games: list[dict[str, Any]], phrases: list[str]
+) -> tuple[str | None, frozenset[tuple[int, int]], frozenset[str]]:
+    """The left-out topic whose ``names`` (another game's) the question asks about, if any.
+    A name it only compares with (COMPARING) says the question is asked of these rules: the
+    topics (game, topic) naming it are returned to be left out of the ranking, with the
+    name's words."""
+    said = {n for g in games for names in g["naming"].values() for n in names if any(f" {n} " in p for p in phrases)}
+    compared = {n for n in said if all(_compares(p, n) for p in phrases if f" {n} " in p)}
+    asked = [p for p in phrases if not any(f" {n} " in p for n in compared)]
+    topic = next((_topic(g, ci) for g in games for ci in sorted(_topics_using(g["naming"], asked))), None)
+    about = [p for p in phrases if any(f" {n} " in p for n in compared)]
+    dropped = frozenset((gi, ci) for gi, g in enumerate(games) for ci in _topics_using(g["naming"], about))
+    return topic, dropped, frozenset(w for n in compared for w in n.split())
+
+
+def _compares(phrase: str, name: str) -> bool:
+    before = phrase[: phrase.find(f" {name} ") + 1]
+    found = COMPARING.search(before)
+    return found is not None and WHOLE_GAME.search(before[: found.start() + 1]) is None
 
 
 def _topics_using(table: dict[int, tuple[str, ...]], phrases: list[str]) -> frozenset[int]:

@@ -23,6 +23,7 @@ from rulesref.games import all_games
         "what does page 30 of the houses vs dark arts rulebook say",
         "In Cluedo, may I use a secret passage and make a suggestion on that same turn?",  # another game named
         "in chess can a pawn ever move backwards?",  # however near a rule (open.marker-back) the rest is
+        "is this like Hogwarts Battle? can we mix the cards in?",  # the whole game compared: about the other
     ],
 )
 def test_a_question_about_what_the_packs_leave_out_is_refused(question: str, cli) -> None:
@@ -41,6 +42,23 @@ def test_advice_asked_in_a_rule_s_words_is_refused_as_advice(question: str) -> N
     answer = lookup.ask(question)
     assert answer.hits == ()
     assert answer.message == "these rules don't cover that (strategy and advice, which the rules do not give)"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "My Dark Arts piece bumps a House pawn. Does it stay on the square like a capturing piece in chess?",
+            "bump.reserve",
+        ),
+        (
+            "My house pawn lands on a Dark Arts piece: does it take it and stay upright, like a chess capture?",
+            "encounter.stun",
+        ),
+    ],
+)
+def test_another_game_named_only_to_compare_with_is_asked_of_these_rules(question: str, expected: str) -> None:
+    assert lookup.ask(question).hits[0].clause.id == expected
 
 
 def test_the_rulebook_is_a_word_a_question_is_about() -> None:
