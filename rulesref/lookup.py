@@ -469,7 +469,7 @@ def _phrasing_model(p: list[float], ranked: list[_Scored], model: dict[str, Any]
         head[0].line >= SAME_WORDS
         and not head[0].contradicted
         and not any(
-            r.line >= head[0].line and f.score > fused[0].score and r.fit >= head[0].fit
+            f.score > fused[0].score and (r.fit > head[0].fit or (r.line >= head[0].line and r.fit >= head[0].fit))
             for r, f in zip(head[1:], fused[1:], strict=True)
         )
     )

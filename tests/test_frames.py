@@ -21,6 +21,7 @@ FRAMES = [
     # what a player says they are "running" or "on" is their side, so "my pawn" is its pawn
     ("I'm running Dark Arts. Hermione walks onto my pawn and halts there.", {"mover": "house", "target": "dark-arts"}),
     ("I run the dark arts. My pawn walks onto Hermione.", {"mover": "dark-arts", "target": "house"}),
+    ("a DA pawn finished moving on the square my gryffindor pawn is on", {"mover": "dark-arts", "target": "house"}),
     # a team's "our guys" are the speaker's side's pawns, as "my guys" are
     ("if DA lands on one of our guys do they take our house marker", {"mover": "dark-arts", "target": "house"}),
     ("his guy ended up on mine. I'm Gryffindor, he's the Dark Arts.", {"mover": "dark-arts", "target": "house"}),
@@ -365,3 +366,8 @@ def test_a_leader_the_frame_contradicts_keeps_no_lead_over_the_model() -> None:
     # a near line protects a leader only when the frame does not speak against it
     question = "When DA explores, what does it actually do with the card it lays down?"
     assert lookup.ask(question).hits[0].clause.id == "action.dark-arts-explore"
+
+
+def test_a_leader_yields_to_a_clause_the_frame_fits_better_and_the_model_prefers() -> None:
+    # bump.bump's own line is close, but the question asks where the bumped pawn goes
+    assert lookup.ask("DA lands on my dude. where does my dude go?").hits[0].clause.id == "bump.great-hall"
