@@ -42,7 +42,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
-from rulesref.index import ARTICLES, stem
+from rulesref.index import ARTICLES, CHAT, stem
 
 Roles = Mapping[str, str]
 
@@ -117,12 +117,11 @@ def tokens_of(query: str) -> tuple[list[str], list[bool]]:
     possessive: list[bool] = []
     for raw in re.findall(r"[a-z0-9]+(?:['’][a-z]+)?", query.lower()):
         base, _, tail = raw.replace("’", "'").partition("'")
-        if tail == "s" and base not in OTHERS and base not in SPEAKER and base not in ("it", "that", "what", "who"):
-            words.append(base)
-            possessive.append(True)
-        else:
-            words.append(base + tail)
-            possessive.append(False)
+        owner = tail == "s" and base not in OTHERS and base not in SPEAKER and base not in ("it", "that", "what", "who")
+        # chat and dialect spellings ("ma pawn", "u") are read as the words lookup reads them as
+        said = CHAT.get(base, base).split() if owner else CHAT.get(base + tail, base + tail).split()
+        words.extend(said)
+        possessive.extend([False] * (len(said) - 1) + [owner])
     return words, possessive
 
 
@@ -219,7 +218,13 @@ def read(
         if possessive[i] and words[i + 1] in PAWN_NOUNS and i not in inside
         if words[i] not in SPEAKER and words[i] not in OTHERS
     }
-    parties = [i for i in range(len(words)) if i in side_at or words[i] in SPEAKER or words[i] in OTHERS or i in owners]
+    # "her Gryffindor pawn": the side named after a pronoun is the party, not the pronoun's
+    # guess at the speaker's opponent
+    parties = [
+        i
+        for i in range(len(words))
+        if i in side_at or words[i] in SPEAKER or (words[i] in OTHERS and i + 1 not in side_at) or i in owners
+    ]
     for rel in (m for m in found if m.key == "relation" and m.value == "onto"):
         # "finished his movement in the space of Harry": 'his' is the mover's own, not a party
         before = [i for i in parties if i < rel.at and not (i + 1 < rel.at and words[i + 1] in OWN_MOVE)]
@@ -371,9 +376,13 @@ def _object_follows(words: Sequence[str], end: int, side_at: Mapping[int, str]) 
             return True
         if j + 1 < len(words) and words[j + 1] in PAWN_NOUNS and words[j] not in ("a", "an"):
             return True
-        if words[j] not in DETERMINERS and words[j] not in ("just", "one", "of"):
+        if words[j] not in DETERMINERS and words[j] not in SOMEONE:
             return False
     return False
+
+
+SOMEONE = frozenset({"just", "one", "of", "somebody", "someone", "anybody", "anyone", "another", "other", "some"})
+"""Words between a verb and its object that are no party: "bumps somebody's House pawn"."""
 
 
 def _speaker_in(words: Sequence[str], subject: int) -> bool:

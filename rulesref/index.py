@@ -60,6 +60,7 @@ CHAT = {
     "n": "and",
     "aint": "not",
     "oppo": "opponent",
+    "upon": "on",
     # Scots and dialect spellings players type as they speak ("whit dae ye dae noo")
     "ye": "you", "yer": "your", "yere": "youre", "yous": "you", "youse": "you", "ma": "my", "whit": "what",
     "dae": "do", "tae": "to", "intae": "into", "wi": "with", "frae": "from", "aboot": "about",

@@ -22,6 +22,16 @@ FRAMES = [
     ("I'm running Dark Arts. Hermione walks onto my pawn and halts there.", {"mover": "house", "target": "dark-arts"}),
     ("I run the dark arts. My pawn walks onto Hermione.", {"mover": "dark-arts", "target": "house"}),
     ("a DA pawn finished moving on the square my gryffindor pawn is on", {"mover": "dark-arts", "target": "house"}),
+    # the side named after a pronoun is the party: "her Gryffindor pawn" is a House pawn
+    (
+        "the Dark Arts guy moved his pawn onto the square with her Gryffindor pawn",
+        {"mover": "dark-arts", "target": "house"},
+    ),
+    (
+        "a Dark Arts piece stops its movement upon the square my House pawn occupies",
+        {"mover": "dark-arts", "target": "house"},
+    ),
+    ("When my Dark Arts piece bumps somebody's House pawn, does it stay?", {"mover": "dark-arts", "target": "house"}),
     # a team's "our guys" are the speaker's side's pawns, as "my guys" are
     ("if DA lands on one of our guys do they take our house marker", {"mover": "dark-arts", "target": "house"}),
     ("his guy ended up on mine. I'm Gryffindor, he's the Dark Arts.", {"mover": "dark-arts", "target": "house"}),
@@ -371,3 +381,10 @@ def test_a_leader_the_frame_contradicts_keeps_no_lead_over_the_model() -> None:
 def test_a_leader_yields_to_a_clause_the_frame_fits_better_and_the_model_prefers() -> None:
     # bump.bump's own line is close, but the question asks where the bumped pawn goes
     assert lookup.ask("DA lands on my dude. where does my dude go?").hits[0].clause.id == "bump.great-hall"
+
+
+def test_the_frame_reads_chat_and_dialect_spellings_as_lookup_does() -> None:
+    assert frames.tokens_of("ma pawn landed on Harry's square, u know") == (
+        ["my", "pawn", "landed", "on", "harry", "square", "you", "know"],
+        [False, False, False, False, True, False, False, False],
+    )
