@@ -462,9 +462,9 @@ def _phrasing_model(p: list[float], ranked: list[_Scored], model: dict[str, Any]
         share = r.score / best + LEARNED * (p[c] if c >= 0 else 0.0) * (CONTRADICTED_LIFT if r.contradicted else 1.0)
         fused.append(r._replace(score=best * share / (1 + LEARNED)))
     # a leader whose own line the question nearly is keeps the lead: that is closer
-    # evidence than a model of all the clause's lines, unless all the evidence is against
-    # it (another clause whose line is closer still, which the model prefers and the frame
-    # fits as well)
+    # evidence than a model of all the clause's lines, unless the frame contradicts it, or
+    # another clause the model prefers has the frame's better fit, or a line as close and
+    # as good a fit
     lead = (
         head[0].line >= SAME_WORDS
         and not head[0].contradicted
@@ -551,7 +551,7 @@ def _other_game(
     compared = {n for n in said if all(_compares(p, n) for p in phrases if f" {n} " in p)}
     asked = [p for p in phrases if not any(f" {n} " in p for n in compared)]
     topic = next((_topic(g, ci) for g in games for ci in sorted(_topics_using(g["naming"], asked))), None)
-    about = [p for p in phrases if any(f" {n} " in p for n in compared)]
+    about = [p for p in phrases if p not in asked]
     dropped = frozenset((gi, ci) for gi, g in enumerate(games) for ci in _topics_using(g["naming"], about))
     return topic, dropped, frozenset(w for n in compared for w in n.split())
 
