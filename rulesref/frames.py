@@ -368,6 +368,10 @@ def _deed(words: Sequence[str], found: Sequence[Mention], side_at: Mapping[int, 
     return None
 
 
+SOMEONE = frozenset({"just", "one", "of", "somebody", "someone", "anybody", "anyone", "another", "other", "some"})
+"""Words between a verb and its object that are no party: "bumps somebody's House pawn"."""
+
+
 def _object_follows(words: Sequence[str], end: int, side_at: Mapping[int, str]) -> bool:
     """Whether a party comes next after a verb: "bumped Slytherin's pawn", "stunned him",
     "bumped Tom's pawn" (a name the glossary does not know, before a pawn)."""
@@ -379,10 +383,6 @@ def _object_follows(words: Sequence[str], end: int, side_at: Mapping[int, str]) 
         if words[j] not in DETERMINERS and words[j] not in SOMEONE:
             return False
     return False
-
-
-SOMEONE = frozenset({"just", "one", "of", "somebody", "someone", "anybody", "anyone", "another", "other", "some"})
-"""Words between a verb and its object that are no party: "bumps somebody's House pawn"."""
 
 
 def _speaker_in(words: Sequence[str], subject: int) -> bool:

@@ -549,10 +549,13 @@ def _other_game(
     name's words."""
     said = {n for g in games for names in g["naming"].values() for n in names if any(f" {n} " in p for p in phrases)}
     compared = {n for n in said if all(_compares(p, n) for p in phrases if f" {n} " in p)}
-    asked = [p for p in phrases if not any(f" {n} " in p for n in compared)]
-    topic = next((_topic(g, ci) for g in games for ci in sorted(_topics_using(g["naming"], asked))), None)
-    about = [p for p in phrases if p not in asked]
-    dropped = frozenset((gi, ci) for gi, g in enumerate(games) for ci in _topics_using(g["naming"], about))
+    asked = said - compared
+    topic = next(
+        (_topic(g, ci) for g in games for ci, names in sorted(g["naming"].items()) if asked & set(names)), None
+    )
+    dropped = frozenset(
+        (gi, ci) for gi, g in enumerate(games) for ci, names in g["naming"].items() if compared & set(names)
+    )
     return topic, dropped, frozenset(w for n in compared for w in n.split())
 
 
