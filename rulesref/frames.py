@@ -113,16 +113,29 @@ class Mention(NamedTuple):
 
 def tokens_of(query: str) -> tuple[list[str], list[bool]]:
     """Lowercase words, and whether each was written as a possessive ('Greyback's')."""
+    words, possessive, _ = _tokens(query)
+    return words, possessive
+
+
+def _tokens(query: str) -> tuple[list[str], list[bool], set[int]]:
+    """tokens_of's words and possessives, and the positions at which a stretch of the
+    question ends: before a punctuation mark, and at the end."""
     words: list[str] = []
     possessive: list[bool] = []
-    for raw in re.findall(r"[a-z0-9]+(?:['’][a-z]+)?", query.lower()):
+    stops: set[int] = set()
+    for found in re.finditer(r"([a-z0-9]+(?:['’][a-z]+)?)|[,.;:!?]", query.lower()):
+        raw = found.group(1)
+        if raw is None:
+            stops.add(len(words))
+            continue
         base, _, tail = raw.replace("’", "'").partition("'")
         owner = tail == "s" and base not in OTHERS and base not in SPEAKER and base not in ("it", "that", "what", "who")
         # chat and dialect spellings ("ma pawn", "u") are read as the words lookup reads them as
         said = CHAT.get(base, base).split() if owner else CHAT.get(base + tail, base + tail).split()
         words.extend(said)
         possessive.extend([False] * (len(said) - 1) + [owner])
-    return words, possessive
+    stops.add(len(words))
+    return words, possessive, stops
 
 
 def mentions(
@@ -172,7 +185,7 @@ def read(
     game's two sides, so another player's pronoun can be read as the speaker's opponent.
     ``spelled`` maps misspelt words to the words lookup read them as ("deth" -> "death").
     """
-    words, possessive = tokens_of(query)
+    words, possessive, stops = _tokens(query)
     if spelled:
         words = [spelled.get(w, w) for w in words]
     words = _our_as_mine(words)
@@ -183,7 +196,7 @@ def read(
         m.at: m.value for m in found if m.key == "side" and words[m.at] not in SPEAKER and words[m.at] not in OTHERS
     }
     ends = {m.at: m.end for m in found if m.key == "side"}
-    bound = _bindings(words, side_at, ends)
+    bound = _bindings(words, side_at, ends, stops)
     # a move described ("ends on", "lands on") says who moved; only where none is does the
     # verb say it ("I bumped his pawn"): "my pawn gets stunned" names a result both pawns share
     moves = any(m.key == "relation" and m.value == "onto" for m in found)
@@ -420,6 +433,10 @@ def _asked(words: Sequence[str], parties: Sequence[int]) -> tuple[int | None, bo
             inside = [p for p in parties if i < p < verb]
             if inside:
                 return inside[0], True
+            if verb == i + 1:  # "where goes my own pawn", "where goes Draco now"
+                after = [p for p in parties if verb < p <= verb + 3]
+                if after:
+                    return after[0], True
         elif w == "who" and i + 1 < len(words) and words[i + 1] in PLACING:
             after = [p for p in parties if i + 1 < p <= i + 5]
             if after:
@@ -636,8 +653,11 @@ BEFORE_SIDE = frozenset(
 """What may stand between "I'm" and the side it names: "I'm running Dark Arts", "I'm on the DA"."""
 
 
-def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[int, int]) -> dict[str, str]:
-    """Who plays which side, as the question says: "I'm the DA", "he plays Gryffindor"."""
+def _bindings(
+    words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[int, int], stops: Collection[int] = ()
+) -> dict[str, str]:
+    """Who plays which side, as the question says: "I'm the DA", "he plays Gryffindor",
+    "just bumped a ravenclaw as DA, lovely" (``stops``: where a stretch of the question ends)."""
     out: dict[str, str] = {}
     for i, w in enumerate(words):
         person = "speaker" if w in SPEAKER else OTHERS.get(w)
@@ -685,7 +705,19 @@ def _bindings(words: Sequence[str], side_at: Mapping[int, str], ends: Mapping[in
                 continue
             if any(words[k] == "player" for k in range(at, min(at + 4, len(words)))) or _opens_clause(words, ends, at):
                 out["speaker"] = side_at[at]
+        elif w == "as" and "speaker" not in out and (i == 0 or words[i - 1] not in AS_COMPARING):
+            # "... as DA, lovely": a side phrase that ends the stretch says who is speaking
+            at = i + 1 + (i + 1 < len(words) and words[i + 1] in ("a", "an", "the"))
+            end = ends.get(at, -1)
+            if end < len(words) and words[end] in PLAYER:
+                end += 1
+            if at in side_at and end in stops:
+                out["speaker"] = side_at[at]
     return out
+
+
+AS_COMPARING = frozenset({"same", "well", "such", "much", "far", "long", "soon", "just", "so"})
+"""Words before an "as" that compares ("the same as the DA") rather than says who one plays."""
 
 
 def _opens_clause(words: Sequence[str], ends: Mapping[int, int], at: int) -> bool:
@@ -704,6 +736,10 @@ def _possessed_side(words: Sequence[str], side_at: Mapping[int, str]) -> str | N
     for i, w in enumerate(words):
         if w in ("my", "mine", "our") and i + 1 in side_at:
             return side_at[i + 1]
+        if w in ("my", "our") and i + 2 < len(words) and words[i + 1] in PAWN_NOUNS and words[i + 2] == "of":
+            at = i + 3 + (i + 3 < len(words) and words[i + 3] == "the")  # "my pawn of (the) Dark Arts"
+            if at in side_at:
+                return side_at[at]
     return None
 
 

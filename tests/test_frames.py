@@ -120,6 +120,14 @@ FRAMES = [
     ("my death eater got stunned by Ginny, can I move it on my turn", {"moving": "can", "mover": "house"}),
     ("Luna ended on my death eater. Do I get to move it away or does she?", {"moving": "who"}),
     ("Greyback ended his move on Cho's space. Where does Cho go after that?", {"asked": "house", "asks": "where"}),
+    # "where goes X": the word order of a player writing in a second language
+    ("As Dark Arts I end my move right on Draco. Where goes Draco now?", {"mover": "dark-arts", "asked": "house"}),
+    # "my pawn of Dark Arts" is the speaker's side's pawn, as "my Dark Arts pawn" is
+    ("My pawn of Dark Arts has bumped a House pawn. Where goes my own pawn?", {"asked": "dark-arts"}),
+    # a side phrase that ends a stretch after "as" says who is speaking, where it stands
+    ("just bumped a ravenclaw as DA, lovely. where does my own pawn go now", {"asked": "dark-arts"}),
+    # ... but not after a comparing "the same as": the speaker is still of the usual side
+    ("can my pawn cross it the same as the DA, or not?", {"side": "house"}),
 ]
 
 NOT_MOVING = [
