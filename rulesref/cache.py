@@ -451,6 +451,7 @@ _GAME_FIELDS: dict[str, type] = {
 _LEARNED_FIELDS: dict[str, type] = {
     "classes": tuple,
     "of": tuple,
+    "out": int,
     **dict.fromkeys(("bias", "slots", "names", "offsets", "idf", "starts", "owners", "weights"), bytes),
 }
 
@@ -468,6 +469,7 @@ def _shaped(body: object) -> bool:
                 isinstance(model, dict)
                 and all(isinstance(model.get(k), t) for k, t in _LEARNED_FIELDS.items())
                 and len(model["of"]) == len(games)
+                and -1 <= model["out"] < len(model["classes"])
             )
         )
     )

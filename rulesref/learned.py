@@ -46,6 +46,9 @@ MAX_FEATURES = 1_000_000
 """More features than this in the file is not a model this code wrote."""
 MAX_CLASSES = 65_535
 """Class numbers are packed in two bytes each."""
+OUT = "*/out"
+"""The class of the bench's out-of-scope questions: what no clause answers. Its probability
+tells lookup how like the questions the packs do not cover a question is put."""
 MAX_WORDS = 200
 """Only the first words of a long text are read, as lookup does (lookup.MAX_WORDS)."""
 
@@ -189,7 +192,7 @@ def for_index(model: dict[str, Any] | None, games: Sequence[Any]) -> dict[str, A
     these games' (an ask edited since, a clause added): a stale model is not used at all.
     Raises CorpusError for a column of the feature table that is malformed. ``of`` gives, per game and
     per record of its index (clauses, then left-out topics), the record's class number, or
-    -1 for a record the model does not rank."""
+    -1 for a record the model does not rank; ``out`` the number of the OUT class, or -1."""
     if model is None or not current(model, games):
         return None
     table: dict[str, list[Any]] = model["features"]
@@ -230,6 +233,7 @@ def for_index(model: dict[str, Any] | None, games: Sequence[Any]) -> dict[str, A
     return {
         "classes": tuple(model["classes"]),
         "of": of,
+        "out": number.get(OUT, -1),
         "bias": array("f", (float(b) for b in model["bias"])).tobytes(),
         "slots": slots.tobytes(),
         "names": b"".join(encoded),

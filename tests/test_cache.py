@@ -170,6 +170,7 @@ def test_a_file_that_is_whole_but_not_an_index_is_rebuilt(
         {"games": [{**games[0], "postings": []}], "learned": None},
         {"games": games, "learned": {**model, "weights": []}},
         {"games": games, "learned": {**model, "of": model["of"][:1]}},
+        {"games": games, "learned": {**model, "out": len(model["classes"])}},  # not a class
         {"games": games, "learned": "a model"},
     ):
         (fresh / cache._file_name(rules)).write_bytes(cache._file_bytes(wanted, body))  # type: ignore[arg-type]
