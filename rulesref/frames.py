@@ -232,11 +232,14 @@ def read(
         if words[i] not in SPEAKER and words[i] not in OTHERS
     }
     # "her Gryffindor pawn": the side named after a pronoun is the party, not the pronoun's
-    # guess at the speaker's opponent
+    # guess at the speaker's opponent; in "my daughter's dark arts piece" the daughter's is
     parties = [
         i
         for i in range(len(words))
-        if i in side_at or words[i] in SPEAKER or (words[i] in OTHERS and i + 1 not in side_at) or i in owners
+        if i in side_at
+        or (words[i] in SPEAKER and not (i + 1 < len(words) and possessive[i + 1]))
+        or (words[i] in OTHERS and i + 1 not in side_at)
+        or i in owners
     ]
     for rel in (m for m in found if m.key == "relation" and m.value == "onto"):
         # "finished his movement in the space of Harry": 'his' is the mover's own, not a party
@@ -408,7 +411,11 @@ def _speaker_in(words: Sequence[str], subject: int) -> bool:
     return False
 
 
-ASKED_AFTER = {"to": ("happens", "happen", "happened"), "about": ("what", "how")}
+ASKED_AFTER = {
+    "to": ("happens", "happen", "happened"),
+    "about": ("what", "how"),
+    "for": ("ruling", "mean", "means", "now"),  # "what does that mean for my pawn"
+}
 PLACING = frozenset(
     {"put", "puts", "place", "places", "move", "moves", "send", "sends", "relocate", "relocates"}
     | {"shift", "shifts", "push", "pushes", "drop", "drops", "park", "parks"}
@@ -482,7 +489,7 @@ SHIFTING = frozenset(
 )
 ACTION_VERBS = frozenset(
     {"replenish", "replenishes", "replenished", "replenishing", "explore", "explores", "explored", "exploring"}
-    | {"learn", "learns", "learned", "learnt", "learning"}
+    | {"learn", "learns", "learned", "learnt", "learning", "refill", "refills", "refilled", "refilling"}
 )
 """The actions a side takes on its turn: the side phrase just before one is the side acting."""
 AUXILIARY = frozenset({"just", "has", "had", "did", "does", "then", "also", "now", "is", "was", "will"})
@@ -693,7 +700,7 @@ def _bindings(
         if end < len(words) and words[end] in ACTION_VERBS:
             out.setdefault("acting", side)  # "the Ravenclaw player just Replenished": the side taking the action
     for i, w in enumerate(words):  # "As the Dark Arts player, can I ...": the speaker's side
-        acting = w == "as" and any(words[k] in SPEAKER for k in range(max(i - 3, 0), i))
+        acting = w == "as" and any(words[k] in SPEAKER or words[k] == "we" for k in range(max(i - 3, 0), i))
         if acting and "speaker" not in out:  # "when I replenish as a house player": the side acting
             at = next((k for k in range(i + 1, min(i + 4, len(words))) if k in side_at), None)
             if at is not None and all(words[k] in ("a", "an", "the") for k in range(i + 1, at)):
@@ -713,6 +720,15 @@ def _bindings(
                 end += 1
             if at in side_at and end in stops:
                 out["speaker"] = side_at[at]
+    if "speaker" in out and "acting" not in out:  # "I'm house and I replenish": the speaker's side acts
+        for i, w in enumerate(words):
+            if w in ("i", "we"):
+                at = i + 1
+                while at < len(words) and words[at] in AUXILIARY:
+                    at += 1
+                if at < len(words) and words[at] in ACTION_VERBS:
+                    out["acting"] = out["speaker"]
+                    break
     return out
 
 
