@@ -150,6 +150,8 @@ def mentions(
         if words[i] in MOVE_OWNERS and words[i + 1] in OWN_MOVE and words[i + 2] in ENDED_AT
         for j in (i, i + 1)
     }
+    # "stops dead on", "landed right on": the adverb too
+    filler |= {i for i in range(1, len(words) - 1) if words[i] in SQUARELY and words[i + 1] in ENDED_AT}
     kept = [i for i, w in enumerate(words) if w not in ARTICLES and i not in filler]
     stems = [stem(words[i]) for i in kept]
     out: list[Mention] = []
@@ -244,7 +246,9 @@ def read(
     for rel in (m for m in found if m.key == "relation" and m.value == "onto"):
         # "finished his movement in the space of Harry": 'his' is the mover's own, not a party
         before = [i for i in parties if i < rel.at and not (i + 1 < rel.at and words[i + 1] in OWN_MOVE)]
-        after = [i for i in parties if i >= rel.end]  # "ended his move on": 'his' is the mover's
+        # "ended his move on": 'his' is the mover's; a party after the stretch's end is not
+        # the target ("I stopped right on the draw icon space, do I get the card?")
+        after = [i for i in parties if i >= rel.end and not any(rel.end < s <= i for s in stops)]
         passive = rel.at > 0 and words[rel.at - 1] in PASSIVE and "by" in words[rel.end : rel.end + 3]
         sided = [i for i in before if i in side_at]
         mover_at: int | None
@@ -320,6 +324,7 @@ BY_MOVING = frozenset({"by", "from", "after"})
 OWN_MOVE = frozenset({"move", "moves", "movement", "walk", "turn", "go", "run"})
 MOVE_OWNERS = frozenset({"its", "his", "her", "their", "my", "your", "our"})
 ENDED_AT = frozenset({"on", "onto", "upon", "at", "in"})
+SQUARELY = frozenset({"right", "dead", "exactly", "directly", "smack", "squarely", "straight", "precisely", "bang"})
 
 
 def _by_moving(words: Sequence[str], at: int, end: int) -> bool:
@@ -456,7 +461,7 @@ def _asked(words: Sequence[str], parties: Sequence[int]) -> tuple[int | None, bo
 
 
 THIRD_PERSON = frozenset({"he", "him", "she", "her", "it", "they", "them"})
-PLAYER = frozenset({"player", "players", "side", "team"})
+PLAYER = frozenset({"player", "players", "side", "team", "opponent", "opponents"})
 
 
 def _antecedent(words: Sequence[str], at: int, side_at: Mapping[int, str], ends: Mapping[int, int]) -> int:
@@ -759,9 +764,14 @@ def _possessed_side(words: Sequence[str], side_at: Mapping[int, str]) -> str | N
     return None
 
 
+SPEAKING = frozenset({"i", "im", "ive", "id"})
+"""The speaker as the subject of a verb (not "my", which owns a noun: "my friend failed")."""
+
+
 def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
     """PACG: whether the question asks about the encountering character or another one."""
     people = {m.at for m in found if m.key == "person"}
+    speaking = {i for i, w in enumerate(words) if w in SPEAKING}
     # "I (Lem) evaded ...", "im kyra and ...": the speaker names their own character
     me = {words[j] for j in people if j > 0 and (words[j - 1] in SPEAKER or words[j - 1] == "am")}
 
@@ -777,7 +787,9 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
             for m in found
             if m.key == "relation" and m.value == "deed" and not (m.at > 1 and words[m.at - 2] in MODALS)
         ]
-    encountering = next((max((p for p in people if p < e), default=None) for e in encounters), None)
+    # "I failed vs a monster", "I'm the one who flipped it": the speaker, when no character
+    # named is nearer
+    encountering = next((max((p for p in people | speaking if p < e), default=None) for e in encounters), None)
     for i, w in enumerate(words):
         if w not in MODALS:
             continue
@@ -804,6 +816,8 @@ def _actor(words: Sequence[str], found: Sequence[Mention]) -> str | None:
         break
     if encountering is not None and any(w in HELPING for w in words[encountering + 1 :]):
         return "other"
+    if encountering in speaking:
+        return "encountering"  # "i failed vs a monster and no one wants to avenge, where does it go"
     if any(w in HELPING and _someone_else(words, i + 1, people) for i, w in enumerate(words)):
         return "other"  # "can I evade it for my friend"
     for i, w in enumerate(words):  # "can I play a blessing on her check": another's check

@@ -126,6 +126,12 @@ FRAMES = [
     ("My pawn of Dark Arts has bumped a House pawn. Where goes my own pawn?", {"asked": "dark-arts"}),
     # a side phrase that ends a stretch after "as" says who is speaking, where it stands
     ("just bumped a ravenclaw as DA, lovely. where does my own pawn go now", {"asked": "dark-arts"}),
+    # an adverb between the verb and "on" is the move's, as "its move" is
+    ("draco's pawn stops dead on a DA pawn's square, stun or bump?", {"mover": "house", "target": "dark-arts"}),
+    # the target is in the move's own stretch: the "I" of the next one asks, it is not landed on
+    ("I'm house and I stopped right on the draw icon space, do I get the card?", {"mover": "house", "target": None}),
+    # "our Dark Arts opponent takes Replenish": the side acting, as "the DA player takes" is
+    ("If our Dark Arts opponent takes Replenish, is the Marker moved as with ours?", {"side": "dark-arts"}),
     # ... but not after a comparing "the same as": the speaker is still of the usual side
     ("can my pawn cross it the same as the DA, or not?", {"side": "house"}),
 ]
@@ -314,6 +320,21 @@ def test_a_clause_s_line_in_the_other_direction_is_not_taken_as_the_question() -
 def test_a_speaker_who_names_their_character_is_the_one_encountering() -> None:
     frame = _frame("I (Lem) evaded the ally I was encountering. do I still get it?", "pacg")
     assert frame.get("actor") == "encountering"
+
+
+@pytest.mark.parametrize(
+    ("question", "actor"),
+    [
+        # the speaker who failed or flipped the card is the one encountering it ...
+        ("i failed vs a monster and no one at my location wants to avenge, where does it go", "encountering"),
+        ("I'm the one who flipped the barrier and Fumbus is beside me. Can I use my own evade card?", "encountering"),
+        # ... unless another character is asked about, and "my friend" is not the speaker
+        ("I flipped a monster and failed, can Harsk avenge it?", "other"),
+        ("my friend flipped a monster, can I help her?", None),
+    ],
+)
+def test_the_speaker_who_failed_or_flipped_a_card_is_the_one_encountering(question: str, actor: str | None) -> None:
+    assert _frame(question, "pacg").get("actor") == actor
 
 
 def test_a_clause_whose_roles_the_frame_contradicts_ranks_lower() -> None:
