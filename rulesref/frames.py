@@ -720,10 +720,12 @@ def _bindings(
         elif w == "as" and "speaker" not in out and (i == 0 or words[i - 1] not in AS_COMPARING):
             # "... as DA, lovely": a side phrase that ends the stretch says who is speaking
             at = i + 1 + (i + 1 < len(words) and words[i + 1] in ("a", "an", "the"))
-            end = ends.get(at, -1)
+            if at not in side_at:
+                continue
+            end = ends.get(at, at + 1)
             if end < len(words) and words[end] in PLAYER:
                 end += 1
-            if at in side_at and end in stops:
+            if end in stops:
                 out["speaker"] = side_at[at]
     if "speaker" in out and "acting" not in out:  # "I'm house and I replenish": the speaker's side acts
         for i, w in enumerate(words):
