@@ -111,15 +111,10 @@ class Mention(NamedTuple):
     value: str
 
 
-def tokens_of(query: str) -> tuple[list[str], list[bool]]:
-    """Lowercase words, and whether each was written as a possessive ('Greyback's')."""
-    words, possessive, _ = _tokens(query)
-    return words, possessive
-
-
-def _tokens(query: str) -> tuple[list[str], list[bool], set[int]]:
-    """tokens_of's words and possessives, and the positions at which a stretch of the
-    question ends: before a punctuation mark, and at the end."""
+def tokens_of(query: str) -> tuple[list[str], list[bool], set[int]]:
+    """Lowercase words, whether each was written as a possessive ('Greyback's'), and the
+    positions at which a stretch of the question ends: before a punctuation mark, and at
+    the end."""
     words: list[str] = []
     possessive: list[bool] = []
     stops: set[int] = set()
@@ -187,7 +182,7 @@ def read(
     game's two sides, so another player's pronoun can be read as the speaker's opponent.
     ``spelled`` maps misspelt words to the words lookup read them as ("deth" -> "death").
     """
-    words, possessive, stops = _tokens(query)
+    words, possessive, stops = tokens_of(query)
     if spelled:
         words = [spelled.get(w, w) for w in words]
     words = _our_as_mine(words)
