@@ -227,11 +227,11 @@ def test_the_model_decides_few_refusals_and_makes_them_only_as_out_of_scope() ->
         without = [bool(lookup.ask(q["q"]).hits) for q in questions]
     finally:
         index["learned"] = model
-    changed = [
-        (q, answered) for q, answered, before in zip(questions, with_model, without, strict=True) if answered != before
-    ]
-    assert len(changed) <= len(questions) // 20, "the model decides few refusals, not the ranking's job"
-    made = [q for q, answered in changed if not answered]
+    pairs = list(zip(questions, with_model, without, strict=True))
+    withheld = [q for q, answered, before in pairs if answered and not before]
+    made = [q for q, answered, before in pairs if before and not answered]
+    assert len(withheld) <= len(questions) // 50, "the model decides few refusals, not the ranking's job"
+    assert len(made) <= len(questions) // 20, "the model makes few refusals, and only of out-of-scope questions"
     for q in made:
         out = learned.probabilities(model, q["q"])[model["out"]]
         assert out >= lookup.OUT_REFUSE and q["id"] is None, q
